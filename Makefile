@@ -26,6 +26,7 @@ all: $(BIN)
 
 config.mk: configure.ac config.mk.in
 	scripts/install-deps
+	aclocal
 	autoconf
 	./configure
 
@@ -77,6 +78,6 @@ clean:
 	rm -f src/*.o src/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
 
 distclean: clean
-	rm -rf config.mk config.log config.status configure autom4te.cache
+	rm -rf config.mk config.log config.status configure aclocal.m4 autom4te.cache
 
 -include $(LIB_OBJ:.o=.d) src/main.d $(UNIT_OBJ:.o=.d)

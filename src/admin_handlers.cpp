@@ -1,0 +1,123 @@
+// Admin routes: group creation and reading, permission listing, grants and revocations.
+#include "admin_handlers.h"
+
+#include "context.h"
+#include "db.h"
+#include "errors.h"
+#include "group_store.h"
+#include "handler_util.h"
+#include "permission_store.h"
+#include "representation.h"
+#include "request.h"
+#include "response.h"
+#include "validate.h"
+
+namespace cms {
+
+namespace {
+
+constexpr const char *k_permission_ids_text = "权限id必须正整数";
+
+// The group of a path id, or 404/10024.
+Group group_or_404(GroupStore &groups, int64_t id) {
+    std::optional<Group> group = groups.find(id);
+    if (!group)
+        throw ApiError(404, Code::group_not_found);
+    return *group;
+}
+
+// Throws 404 unless every id names a live, mounted permission.
+void require_permissions(PermissionStore &permissions, const std::vector<int64_t> &ids) {
+    if (permissions.existing(ids).size() != ids.size())
+        throw ApiError(404, Code::permission_not_found);
+}
+
+// {group_id, permission_ids} of dispatch/batch and remove: both required, ids non-empty.
+struct GroupPermissions {
+    int64_t group_id = 0;
+    std::vector<int64_t> permission_ids;
+};
+
+GroupPermissions group_permissions_body(const Request &req, const Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    std::optional<int64_t> group_id =
+        validate::id_member(body, "group_id", "分组id必须为正整数", problems);
+    if (!group_id)
+        problems.add("group_id", "分组id不可为空");
+    std::optional<std::vector<int64_t>> ids =
+        validate::id_list_member(body, "permission_ids", k_permission_ids_text, problems);
+    if (!ids || ids->empty())
+        problems.add("permission_ids", "请输入权限id，且每一项不可为空");
+    problems.check();
+    return {*group_id, *ids};
+}
+
+} // namespace
+
+Response handle_admin_group_all(const Request &, Ctx &ctx) {
+    return Response::json(200, groups_json(GroupStore(ctx.db).all_but_root()));
+}
+
+Response handle_admin_group_get(const Request &req, Ctx &ctx) {
+    GroupStore groups(ctx.db);
+    Group group = group_or_404(groups, validate::path_id(req.params.at(0)));
+    Json::Value out(Json::objectValue);
+    out["id"] = static_cast<Json::Int64>(group.id);
+    out["name"] = group.name;
+    out["info"] = nullable(group.info);
+    out["permissions"] = permissions_json(PermissionStore(ctx.db).of_group(group.id));
+    return Response::json(200, out);
+}
+
+Response handle_admin_group_create(const Request &req, Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    std::string name = validate::required_text(body, "name", 60, "请输入分组名称",
+                                               "分组名称不可超过60字符", problems);
+    std::optional<std::string> info =
+        validate::optional_text(body, "info", 255, "分组描述不可超过255字符", problems);
+    std::vector<int64_t> permission_ids =
+        validate::id_list_member(body, "permission_ids", k_permission_ids_text, problems)
+            .value_or(std::vector<int64_t>());
+    problems.check();
+    PermissionStore permissions(ctx.db);
+    db::Transaction tx(ctx.db);
+    require_permissions(permissions, permission_ids);
+    std::optional<int64_t> id = GroupStore(ctx.db).insert(name, info);
+    if (!id)
+        throw ApiError(409, Code::group_name_taken);
+    permissions.grant(*id, permission_ids);
+    tx.commit();
+    return message(201, Code::group_created, req, ctx);
+}
+
+Response handle_admin_permission_list(const Request &, Ctx &ctx) {
+    return Response::json(200, permissions_by_module(PermissionStore(ctx.db).mounted()));
+}
+
+Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx) {
+    GroupPermissions input = group_permissions_body(req, ctx);
+    GroupStore groups(ctx.db);
+    PermissionStore permissions(ctx.db);
+    db::Transaction tx(ctx.db);
+    group_or_404(groups, input.group_id);
+    require_permissions(permissions, input.permission_ids);
+    permissions.grant(input.group_id, input.permission_ids);
+    tx.commit();
+    return message(201, Code::permissions_granted, req, ctx);
+}
+
+Response handle_admin_permission_remove(const Request &req, Ctx &ctx) {
+    GroupPermissions input = group_permissions_body(req, ctx);
+    GroupStore groups(ctx.db);
+    PermissionStore permissions(ctx.db);
+    db::Transaction tx(ctx.db);
+    group_or_404(groups, input.group_id);
+    require_permissions(permissions, input.permission_ids);
+    permissions.revoke(input.group_id, input.permission_ids);
+    tx.commit();
+    return message(200, Code::permissions_removed, req, ctx);
+}
+
+} // namespace cms

@@ -1,0 +1,103 @@
+// Book routes: the validation rules and texts of api.md §4 and the responses they produce.
+#include "book_handlers.h"
+
+#include "book_store.h"
+#include "context.h"
+#include "errors.h"
+#include "handler_util.h"
+#include "request.h"
+#include "response.h"
+#include "validate.h"
+
+namespace cms {
+
+namespace {
+
+Json::Value book_json(const Book &book) {
+    Json::Value out(Json::objectValue);
+    out["id"] = static_cast<Json::Int64>(book.id);
+    out["title"] = book.title;
+    out["author"] = nullable(book.author);
+    out["summary"] = nullable(book.summary);
+    out["image"] = nullable(book.image);
+    return out;
+}
+
+Json::Value books_json(const std::vector<Book> &books) {
+    Json::Value out(Json::arrayValue);
+    for (const Book &book : books)
+        out.append(book_json(book));
+    return out;
+}
+
+// The body of create and update; author is limited to 30, the column's size (api.md §4).
+BookFields book_fields(const Request &req, const Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    BookFields f;
+    f.title = validate::required_text(body, "title", 50, "必须传入图书名", "图书名不能超过50字符",
+                                      problems);
+    f.author = validate::required_text(body, "author", 30, "必须传入图书作者",
+                                       "图书作者名不能超过30字符", problems);
+    f.summary = validate::required_text(body, "summary", 1000, "必须传入图书综述",
+                                        "图书综述不能超过1000字符", problems);
+    f.image = validate::optional_text(body, "image", 100, "图书插图的url长度必须在0~100之间",
+                                      problems);
+    problems.check();
+    return f;
+}
+
+ApiError book_not_found() { return ApiError(404, Code::book_not_found).fall_back_to(Code::not_found); }
+
+} // namespace
+
+Response handle_book_get(const Request &req, Ctx &ctx) {
+    int64_t id = validate::path_id(req.params.at(0));
+    std::optional<Book> book = BookStore(ctx.db).find(id);
+    if (!book)
+        throw book_not_found();
+    return Response::json(200, book_json(*book));
+}
+
+Response handle_book_list(const Request &req, Ctx &ctx) {
+    BookStore store(ctx.db);
+    if (!req.query("page") && !req.query("count"))
+        return Response::json(200, books_json(store.list()));
+    validate::Page page = validate::page_query(req);
+    int64_t total = 0;
+    std::vector<Book> books = store.list_page(page.page, page.count, total);
+    return Response::json(200, page_json(books_json(books), total, page));
+}
+
+Response handle_book_search(const Request &req, Ctx &ctx) {
+    std::string q = req.query("q").value_or("");
+    if (!utf8_ok(q)) {
+        validate::Problems problems;
+        problems.add("q", "q必须是合法的UTF-8文本");
+        problems.check();
+    }
+    return Response::json(200, books_json(BookStore(ctx.db).search(q)));
+}
+
+Response handle_book_create(const Request &req, Ctx &ctx) {
+    BookFields fields = book_fields(req, ctx);
+    BookStore(ctx.db).insert(fields);
+    return message(201, Code::book_created, req, ctx);
+}
+
+Response handle_book_update(const Request &req, Ctx &ctx) {
+    int64_t id = validate::path_id(req.params.at(0));
+    BookFields fields = book_fields(req, ctx);
+    if (!BookStore(ctx.db).update(id, fields))
+        throw book_not_found();
+    return message(200, Code::book_updated, req, ctx);
+}
+
+Response handle_book_delete(const Request &req, Ctx &ctx) {
+    int64_t id = validate::path_id(req.params.at(0));
+    if (!BookStore(ctx.db).remove(id))
+        throw book_not_found();
+    return message(200, Code::book_deleted, req, ctx);
+}
+
+} // namespace cms

@@ -1,0 +1,17 @@
+// Book routes (api.md §4): parse → validate → BookStore → response. No SQL here.
+#pragma once
+
+namespace cms {
+
+struct Request;
+struct Response;
+struct Ctx;
+
+Response handle_book_get(const Request &req, Ctx &ctx);
+Response handle_book_list(const Request &req, Ctx &ctx);
+Response handle_book_search(const Request &req, Ctx &ctx);
+Response handle_book_create(const Request &req, Ctx &ctx);
+Response handle_book_update(const Request &req, Ctx &ctx);
+Response handle_book_delete(const Request &req, Ctx &ctx);
+
+} // namespace cms

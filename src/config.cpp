@@ -1,0 +1,231 @@
+// Configuration loading: the key table (name, type, default, bounds), the file parser,
+// environment overrides and the start-up checks. Nothing here is read again per request.
+#include "config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+extern char **environ;
+
+namespace cms {
+
+namespace {
+
+enum class KeyType { text, integer, list };
+
+struct Key {
+    const char *name;
+    KeyType type;
+    const char *default_value;
+    int64_t min;
+    int64_t max;
+    std::string Config::*text;
+    int64_t Config::*integer;
+    std::vector<std::string> Config::*list;
+};
+
+#define CMS_TEXT(name, def) {#name, KeyType::text, def, 0, 0, &Config::name, nullptr, nullptr}
+#define CMS_INT(name, def, lo, hi)                                                                 \
+    {#name, KeyType::integer, #def, lo, hi, nullptr, &Config::name, nullptr}
+#define CMS_LIST(name, def) {#name, KeyType::list, def, 0, 0, nullptr, nullptr, &Config::name}
+
+// Every key the service reads; conf/cms.conf.example documents each one.
+const Key k_keys[] = {
+    CMS_TEXT(listen, ""),
+    CMS_INT(workers, 4, 1, 256),
+    CMS_TEXT(db_host, "localhost"),
+    CMS_INT(db_port, 3306, 1, 65535),
+    CMS_TEXT(db_socket, ""),
+    CMS_TEXT(db_user, "cms"),
+    CMS_TEXT(db_password, ""),
+    CMS_TEXT(db_name, "cms"),
+    CMS_INT(db_connect_timeout, 2, 1, 60),
+    CMS_INT(db_read_timeout, 5, 1, 300),
+    CMS_INT(db_write_timeout, 5, 1, 300),
+    CMS_TEXT(jwt_secret, ""),
+    CMS_INT(access_token_lifetime, 3600, 60, 2592000),
+    CMS_INT(refresh_token_lifetime, 2592000, 60, 31536000),
+    CMS_INT(max_body_bytes, 1048576, 1024, 67108864),
+    CMS_INT(json_max_depth, 32, 2, 1000),
+    CMS_LIST(cors_allowed_origins, "*"),
+    CMS_TEXT(message_file, "conf/code-message.properties"),
+    CMS_TEXT(log_file, ""),
+};
+
+#undef CMS_TEXT
+#undef CMS_INT
+#undef CMS_LIST
+
+// Published Lin CMS defaults and placeholders: anyone can forge tokens signed with these.
+const char *const k_known_secrets[] = {
+    "x88Wf0991079889x8796a0Ac68f9ecJJU17c5Vbe8beod7d8d3e695*4",
+    "\\x88W\\xf09\\x91\\x07\\x98\\x89\\x87\\x96\\xa0A\\xc68\\xf9\\xecJJU\\x17\\xc5V\\xbe\\x8b\\xef"
+    "\\xd7\\xd8\\xd3\\xe6\\x95*4",
+    "lin-cms",
+    "secret",
+    "changeme",
+    "change-me",
+    "please-change-this-secret-to-something-random",
+};
+
+constexpr size_t k_min_secret_bytes = 32;
+
+const Key *find_key(const std::string &name) {
+    for (const Key &key : k_keys)
+        if (name == key.name)
+            return &key;
+    return nullptr;
+}
+
+std::string trim(const std::string &s) {
+    size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
+    return s.substr(b, e - b);
+}
+
+// Sets key from its text form; returns an error text, or empty on success.
+std::string set_value(Config &config, const Key &key, const std::string &value) {
+    switch (key.type) {
+    case KeyType::text:
+        config.*key.text = value;
+        return {};
+    case KeyType::list: {
+        std::vector<std::string> items;
+        std::istringstream in(value);
+        for (std::string item; in >> item;)
+            items.push_back(item);
+        // "*" alone means any origin, which is the empty list.
+        if (items.size() == 1 && items[0] == "*")
+            items.clear();
+        config.*key.list = items;
+        return {};
+    }
+    case KeyType::integer: {
+        if (value.empty() || value.size() > 18 ||
+            !std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); }))
+            return "'" + value + "' is not a whole number";
+        int64_t n = std::stoll(value);
+        if (n < key.min || n > key.max)
+            return "'" + value + "' is out of range " + std::to_string(key.min) + ".." +
+                   std::to_string(key.max);
+        config.*key.integer = n;
+        return {};
+    }
+    }
+    return "unknown key type";
+}
+
+Config defaults() {
+    Config config;
+    for (const Key &key : k_keys)
+        set_value(config, key, key.default_value);
+    return config;
+}
+
+} // namespace
+
+Config parse_config(const std::string &text, const std::string &origin) {
+    Config config = defaults();
+    std::vector<std::string> seen;
+    std::istringstream in(text);
+    std::string raw;
+    for (int line_no = 1; std::getline(in, raw); ++line_no) {
+        std::string line = trim(raw);
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::string where = "config '" + origin + "' line " + std::to_string(line_no) + ": ";
+        size_t eq = line.find('=');
+        if (eq == std::string::npos)
+            throw ConfigError(where + "expected 'key = value'");
+        std::string name = trim(line.substr(0, eq));
+        const Key *key = find_key(name);
+        if (key == nullptr)
+            throw ConfigError(where + "unknown key '" + name + "'");
+        if (std::find(seen.begin(), seen.end(), name) != seen.end())
+            throw ConfigError(where + "duplicate key '" + name + "'");
+        seen.push_back(name);
+        std::string error = set_value(config, *key, trim(line.substr(eq + 1)));
+        if (!error.empty())
+            throw ConfigError(where + "key '" + name + "': " + error);
+    }
+    return config;
+}
+
+void apply_env_overrides(Config &config, char **envp) {
+    for (char **e = envp; e != nullptr && *e != nullptr; ++e) {
+        if (std::strncmp(*e, "CMS_", 4) != 0)
+            continue;
+        const char *eq = std::strchr(*e, '=');
+        if (eq == nullptr)
+            continue;
+        std::string raw_name(*e + 4, static_cast<size_t>(eq - (*e + 4)));
+        std::string name = raw_name;
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
+        // CMS_* variables that are not keys belong to the scripts (CMS_HTTP_PORT, ...).
+        const Key *key = find_key(name);
+        if (key == nullptr)
+            continue;
+        std::string error = set_value(config, *key, eq + 1);
+        if (!error.empty())
+            throw ConfigError("environment CMS_" + raw_name + ": " + error);
+    }
+}
+
+Config load_config(const std::string &path) {
+    Config config = defaults();
+    if (!path.empty()) {
+        std::ifstream file(path);
+        if (!file)
+            throw ConfigError("cannot open config '" + path + "'");
+        std::ostringstream text;
+        text << file.rdbuf();
+        config = parse_config(text.str(), path);
+    }
+    apply_env_overrides(config, environ);
+    return config;
+}
+
+void check_config(const Config &config) {
+    if (config.jwt_secret.empty())
+        throw ConfigError("jwt_secret is not set (set it in the config file or CMS_JWT_SECRET)");
+    for (const char *known : k_known_secrets)
+        if (config.jwt_secret == known)
+            throw ConfigError("jwt_secret is a published default; generate a random one");
+    if (config.jwt_secret.size() < k_min_secret_bytes)
+        throw ConfigError("jwt_secret is shorter than " + std::to_string(k_min_secret_bytes) +
+                          " bytes");
+    if (config.listen.rfind(":", 0) == 0)
+        throw ConfigError("listen '" + config.listen + "' has no host: it would listen on every "
+                          "interface; write 127.0.0.1" + config.listen);
+}
+
+std::string config_value(const Config &config, const std::string &name) {
+    const Key *key = find_key(name);
+    if (key == nullptr)
+        throw ConfigError("unknown key '" + name + "'");
+    switch (key->type) {
+    case KeyType::text:
+        return config.*key->text;
+    case KeyType::integer:
+        return std::to_string(config.*key->integer);
+    case KeyType::list: {
+        const std::vector<std::string> &items = config.*key->list;
+        if (items.empty())
+            return "*";
+        std::string out;
+        for (const std::string &item : items)
+            out += (out.empty() ? "" : " ") + item;
+        return out;
+    }
+    }
+    return {};
+}
+
+} // namespace cms

@@ -1,0 +1,58 @@
+// Configuration: read once at start-up from a `key = value` file plus CMS_<KEY> environment
+// overrides into an immutable Config. The keys live in one table in config.cpp.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cms {
+
+struct Config {
+    std::string listen;
+    int64_t workers = 4;
+
+    std::string db_host;
+    int64_t db_port = 3306;
+    std::string db_socket;
+    std::string db_user;
+    std::string db_password;
+    std::string db_name;
+    int64_t db_connect_timeout = 2;
+    int64_t db_read_timeout = 5;
+    int64_t db_write_timeout = 5;
+
+    std::string jwt_secret;
+    int64_t access_token_lifetime = 3600;
+    int64_t refresh_token_lifetime = 2592000;
+
+    int64_t max_body_bytes = 1048576;
+    int64_t json_max_depth = 32;
+    std::vector<std::string> cors_allowed_origins; // empty means any origin
+    std::string message_file;
+    std::string log_file;
+};
+
+// A configuration that cannot be used; what() names the file, line and key.
+class ConfigError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads path (empty: defaults and environment only) and the CMS_* environment; throws ConfigError.
+Config load_config(const std::string &path);
+
+// Parses config text as if read from a file named origin; env overrides are not applied.
+Config parse_config(const std::string &text, const std::string &origin);
+
+// Applies CMS_<KEY> variables from the given environment block (as `environ`) to config.
+void apply_env_overrides(Config &config, char **envp);
+
+// Checks rules that span keys or need the whole config (the JWT secret); throws ConfigError.
+void check_config(const Config &config);
+
+// The effective value of key as text (for `cms-fcgi --get KEY`); throws ConfigError if unknown.
+std::string config_value(const Config &config, const std::string &key);
+
+} // namespace cms

@@ -1,0 +1,35 @@
+// Ctx: what a handler may use besides its Request — the process-wide config, message table and
+// database connection (owned by main), and the authenticated user of this request.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cms {
+
+struct Config;
+class Messages;
+namespace db {
+class Connection;
+}
+
+// The user a valid token belongs to, loaded once per request by authorize().
+struct Principal {
+    int64_t id = 0;
+    std::string username;
+    std::optional<std::string> nickname;
+    std::optional<std::string> avatar;
+    std::optional<std::string> email;
+    int64_t credential_version = 0;
+    bool admin = false; // member of the root-level group
+};
+
+struct Ctx {
+    const Config &config;
+    const Messages &messages;
+    db::Connection &db;
+    std::optional<Principal> user;
+};
+
+} // namespace cms

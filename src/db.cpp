@@ -1,0 +1,297 @@
+// MariaDB connection, statement cache, row reading and transactions over the C API.
+#include "db.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include "config.h"
+#include "log.h"
+
+namespace cms::db {
+
+namespace {
+
+// Fixed session settings: strict mode so nothing is silently truncated or coerced.
+constexpr const char *k_init_command =
+    "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
+    "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
+
+// Result buffers are sized from the column's declared length once per prepare, capped here;
+// longer values are fetched again into a grown buffer (MYSQL_DATA_TRUNCATED).
+constexpr unsigned long k_max_initial_buffer = 16384;
+
+} // namespace
+
+bool is_connection_error(unsigned errnum) {
+    switch (errnum) {
+    case CR_CONNECTION_ERROR:
+    case CR_CONN_HOST_ERROR:
+    case CR_SERVER_GONE_ERROR:
+    case CR_SERVER_LOST:
+    case CR_SERVER_LOST_EXTENDED:
+    case CR_SERVER_HANDSHAKE_ERR:
+    case CR_IPSOCK_ERROR:
+    case CR_UNKNOWN_HOST:
+    case ER_CONNECTION_KILLED:
+    case ER_SERVER_SHUTDOWN:
+    case ER_CON_COUNT_ERROR:
+    case ER_ACCESS_DENIED_ERROR:
+    case ER_BAD_DB_ERROR:
+    case ER_QUERY_INTERRUPTED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+Statement::Statement(Connection &conn, MYSQL *mysql, const char *sql)
+    : conn_(conn), stmt_(mysql_stmt_init(mysql)), sql_(sql) {
+    if (stmt_ == nullptr)
+        conn_.fail("cannot allocate a statement");
+    if (mysql_stmt_prepare(stmt_, sql, std::strlen(sql)) != 0)
+        fail("cannot prepare statement");
+    params_.resize(mysql_stmt_param_count(stmt_));
+    MYSQL_RES *meta = mysql_stmt_result_metadata(stmt_);
+    if (meta == nullptr)
+        return;
+    unsigned count = mysql_num_fields(meta);
+    MYSQL_FIELD *fields = mysql_fetch_fields(meta);
+    results_.resize(count);
+    buffers_.resize(count);
+    lengths_.resize(count);
+    nulls_.resize(count);
+    errors_.resize(count);
+    for (unsigned i = 0; i < count; ++i) {
+        unsigned long size = fields[i].length < 64 ? 64 : fields[i].length;
+        buffers_[i].resize((size > k_max_initial_buffer ? k_max_initial_buffer : size) + 1);
+    }
+    mysql_free_result(meta);
+    bind_results();
+}
+
+Statement::~Statement() {
+    if (stmt_ != nullptr)
+        mysql_stmt_close(stmt_);
+}
+
+void Statement::bind_results() {
+    for (size_t i = 0; i < results_.size(); ++i) {
+        MYSQL_BIND &b = results_[i];
+        std::memset(&b, 0, sizeof b);
+        b.buffer_type = MYSQL_TYPE_STRING;
+        b.buffer = buffers_[i].data();
+        b.buffer_length = buffers_[i].size();
+        b.length = &lengths_[i];
+        b.is_null = &nulls_[i];
+        b.error = &errors_[i];
+    }
+}
+
+void Statement::fail(const char *what) {
+    std::string text = std::string(what) + " '" + sql_ + "': " + mysql_stmt_error(stmt_);
+    unsigned errnum = mysql_stmt_errno(stmt_);
+    bool lost = is_connection_error(errnum);
+    if (lost)
+        conn_.drop(); // deletes this statement: touch no member after this line
+    throw DbError(text, errnum, lost);
+}
+
+Statement &Statement::execute(std::initializer_list<Param> params) {
+    return execute(std::vector<Param>(params));
+}
+
+Statement &Statement::execute(const std::vector<Param> &params) {
+    if (params.size() != params_.size())
+        throw std::logic_error(std::string("wrong parameter count for '") + sql_ + "'");
+    if (has_result_) {
+        mysql_stmt_free_result(stmt_);
+        has_result_ = false;
+    }
+    for (size_t i = 0; i < params.size(); ++i) {
+        MYSQL_BIND &b = params_[i];
+        std::memset(&b, 0, sizeof b);
+        const Param &p = params[i];
+        switch (p.kind) {
+        case Param::Kind::null:
+            b.buffer_type = MYSQL_TYPE_NULL;
+            break;
+        case Param::Kind::integer:
+            b.buffer_type = MYSQL_TYPE_LONGLONG;
+            b.buffer = const_cast<int64_t *>(&p.integer);
+            break;
+        case Param::Kind::text:
+            b.buffer_type = MYSQL_TYPE_STRING;
+            b.buffer = const_cast<char *>(p.text.data());
+            b.buffer_length = p.text.size();
+            break;
+        }
+    }
+    if (!params_.empty() && mysql_stmt_bind_param(stmt_, params_.data()) != 0)
+        fail("cannot bind parameters of");
+    // A statement without a result set may change data: the request can no longer be retried.
+    if (results_.empty())
+        conn_.mark_written();
+    if (mysql_stmt_execute(stmt_) != 0)
+        fail("cannot execute");
+    if (!results_.empty()) {
+        if (mysql_stmt_bind_result(stmt_, results_.data()) != 0)
+            fail("cannot bind results of");
+        if (mysql_stmt_store_result(stmt_) != 0)
+            fail("cannot read results of");
+        has_result_ = true;
+    }
+    return *this;
+}
+
+bool Statement::next() {
+    if (!has_result_)
+        return false;
+    int rc = mysql_stmt_fetch(stmt_);
+    if (rc == MYSQL_NO_DATA)
+        return false;
+    if (rc == MYSQL_DATA_TRUNCATED) {
+        for (size_t i = 0; i < results_.size(); ++i) {
+            if (!errors_[i])
+                continue;
+            buffers_[i].resize(lengths_[i] + 1);
+            results_[i].buffer = buffers_[i].data();
+            results_[i].buffer_length = buffers_[i].size();
+            if (mysql_stmt_fetch_column(stmt_, &results_[i], static_cast<unsigned>(i), 0) != 0)
+                fail("cannot fetch a long column of");
+        }
+        if (mysql_stmt_bind_result(stmt_, results_.data()) != 0)
+            fail("cannot bind results of");
+        return true;
+    }
+    if (rc != 0)
+        fail("cannot fetch a row of");
+    return true;
+}
+
+bool Statement::is_null(size_t column) const { return nulls_.at(column) != 0; }
+
+std::string Statement::text(size_t column) const {
+    if (is_null(column))
+        return {};
+    return std::string(buffers_[column].data(), lengths_[column]);
+}
+
+std::optional<std::string> Statement::optional_text(size_t column) const {
+    if (is_null(column))
+        return std::nullopt;
+    return text(column);
+}
+
+int64_t Statement::integer(size_t column) const {
+    if (is_null(column))
+        return 0;
+    return std::strtoll(text(column).c_str(), nullptr, 10);
+}
+
+uint64_t Statement::affected_rows() const { return mysql_stmt_affected_rows(stmt_); }
+
+uint64_t Statement::insert_id() const { return mysql_stmt_insert_id(stmt_); }
+
+Connection::Connection(const Config &config) : config_(config) {}
+
+Connection::~Connection() { drop(); }
+
+void Connection::drop() noexcept {
+    statements_.clear();
+    if (mysql_ != nullptr) {
+        mysql_close(mysql_);
+        mysql_ = nullptr;
+    }
+}
+
+void Connection::fail(const char *what) {
+    unsigned errnum = mysql_ != nullptr ? mysql_errno(mysql_) : CR_CONNECTION_ERROR;
+    std::string text = std::string(what) + ": " +
+                       (mysql_ != nullptr ? mysql_error(mysql_) : "not connected");
+    bool lost = is_connection_error(errnum);
+    if (lost)
+        drop();
+    throw DbError(text, errnum, lost);
+}
+
+void Connection::ensure_connected() {
+    if (mysql_ != nullptr)
+        return;
+    mysql_ = mysql_init(nullptr);
+    if (mysql_ == nullptr)
+        throw DbError("cannot allocate a MariaDB connection", CR_OUT_OF_MEMORY, true);
+    unsigned connect_timeout = static_cast<unsigned>(config_.db_connect_timeout);
+    unsigned read_timeout = static_cast<unsigned>(config_.db_read_timeout);
+    unsigned write_timeout = static_cast<unsigned>(config_.db_write_timeout);
+    my_bool off = 0, on = 1;
+    mysql_optionsv(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
+    mysql_optionsv(mysql_, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
+    mysql_optionsv(mysql_, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
+    mysql_optionsv(mysql_, MYSQL_OPT_RECONNECT, &off);
+    mysql_optionsv(mysql_, MYSQL_REPORT_DATA_TRUNCATION, &on);
+    mysql_optionsv(mysql_, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    mysql_optionsv(mysql_, MYSQL_INIT_COMMAND, k_init_command);
+    const char *socket = config_.db_socket.empty() ? nullptr : config_.db_socket.c_str();
+    if (mysql_real_connect(mysql_, config_.db_host.c_str(), config_.db_user.c_str(),
+                           config_.db_password.c_str(), config_.db_name.c_str(),
+                           static_cast<unsigned>(config_.db_port), socket,
+                           CLIENT_FOUND_ROWS) == nullptr) {
+        std::string text = std::string("cannot connect to database '") + config_.db_name +
+                           "': " + mysql_error(mysql_);
+        unsigned errnum = mysql_errno(mysql_);
+        drop();
+        throw DbError(text, errnum, true);
+    }
+    log_info("connected to database '" + config_.db_name + "'");
+    if (on_connect_)
+        on_connect_(*this);
+}
+
+bool Connection::ping() {
+    try {
+        ensure_connected();
+    } catch (const DbError &) {
+        return false;
+    }
+    if (mysql_ping(mysql_) == 0)
+        return true;
+    drop();
+    return false;
+}
+
+Statement &Connection::statement(const char *sql) {
+    ensure_connected();
+    auto it = statements_.find(sql);
+    if (it != statements_.end())
+        return *it->second;
+    auto stmt = std::make_unique<Statement>(*this, mysql_, sql);
+    return *statements_.emplace(sql, std::move(stmt)).first->second;
+}
+
+void Connection::begin() {
+    ensure_connected();
+    mark_written();
+    if (mysql_autocommit(mysql_, 0) != 0)
+        fail("cannot start a transaction");
+}
+
+void Connection::commit() {
+    if (mysql_commit(mysql_) != 0)
+        fail("cannot commit");
+    if (mysql_autocommit(mysql_, 1) != 0)
+        fail("cannot restore autocommit");
+}
+
+void Connection::rollback() noexcept {
+    if (mysql_ == nullptr)
+        return;
+    if (mysql_rollback(mysql_) != 0 || mysql_autocommit(mysql_, 1) != 0) {
+        log_error(std::string("cannot roll back: ") + mysql_error(mysql_));
+        drop(); // a connection in an unknown transaction state is not reused
+    }
+}
+
+} // namespace cms::db

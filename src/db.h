@@ -1,0 +1,157 @@
+// MariaDB access: one connection per worker, prepared statements prepared once per connection and
+// reused, explicit reconnect after a lost connection (never MYSQL_OPT_RECONNECT), transactions.
+// No SQL text lives here except what the C API needs; stores own their statements.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <mysql.h>
+
+namespace cms {
+struct Config;
+}
+
+namespace cms::db {
+
+// A failed mysql_* call. lost() means the server is unreachable: the request gets 503.
+class DbError : public std::runtime_error {
+  public:
+    DbError(const std::string &what, unsigned error_number, bool lost)
+        : std::runtime_error(what), errnum(error_number), lost_(lost) {}
+    bool lost() const { return lost_; }
+    unsigned errnum;
+
+  private:
+    bool lost_;
+};
+
+// One bound parameter: NULL, an integer or text (the text must outlive execute()).
+struct Param {
+    enum class Kind { null, integer, text } kind;
+    int64_t integer = 0;
+    std::string_view text;
+
+    Param(std::nullptr_t) : kind(Kind::null) {}
+    Param(int64_t v) : kind(Kind::integer), integer(v) {}
+    Param(int v) : kind(Kind::integer), integer(v) {}
+    Param(std::string_view v) : kind(Kind::text), text(v) {}
+    Param(const std::string &v) : kind(Kind::text), text(v) {}
+    Param(const char *v) : kind(Kind::text), text(v) {}
+    // An optional text: NULL when absent.
+    Param(const std::optional<std::string> &v)
+        : kind(v ? Kind::text : Kind::null), text(v ? std::string_view(*v) : std::string_view()) {}
+};
+
+class Connection;
+
+// A prepared statement owned by a Connection's cache. Results are read row by row after execute().
+class Statement {
+  public:
+    Statement(Connection &conn, MYSQL *mysql, const char *sql);
+    ~Statement();
+    Statement(const Statement &) = delete;
+    Statement &operator=(const Statement &) = delete;
+
+    // Binds params and executes; for a SELECT the whole result is fetched to the client.
+    Statement &execute(std::initializer_list<Param> params);
+    Statement &execute(const std::vector<Param> &params);
+    // Advances to the next row; false when there is none.
+    bool next();
+    bool is_null(size_t column) const;
+    // Column text of the current row (empty for NULL).
+    std::string text(size_t column) const;
+    // NULL becomes nullopt.
+    std::optional<std::string> optional_text(size_t column) const;
+    int64_t integer(size_t column) const;
+    uint64_t affected_rows() const;
+    uint64_t insert_id() const;
+
+  private:
+    [[noreturn]] void fail(const char *what);
+    void bind_results();
+
+    Connection &conn_;
+    MYSQL_STMT *stmt_;
+    const char *sql_;
+    std::vector<MYSQL_BIND> params_;
+    std::vector<MYSQL_BIND> results_;
+    std::vector<std::vector<char>> buffers_;
+    std::vector<unsigned long> lengths_;
+    std::vector<my_bool> nulls_;
+    std::vector<my_bool> errors_;
+    bool has_result_ = false;
+};
+
+// The worker's connection. Statements are prepared on first use and kept until the connection
+// is lost; the next request reconnects and prepares them again.
+class Connection {
+  public:
+    explicit Connection(const Config &config);
+    ~Connection();
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
+
+    // Connects if not connected; throws DbError (lost) when the server cannot be reached.
+    void ensure_connected();
+    // True when the server answers now (reconnecting if needed); never throws.
+    bool ping();
+    // The statement for sql (a string constant: its address is the cache key).
+    Statement &statement(const char *sql);
+    // Runs after every successful (re)connect, e.g. to register permissions.
+    void on_connect(std::function<void(Connection &)> hook) { on_connect_ = std::move(hook); }
+
+    // Whether anything may have been written during the current request (no safe retry then).
+    bool wrote() const { return wrote_; }
+    void mark_written() { wrote_ = true; }
+    void begin_request() { wrote_ = false; }
+
+    void begin();
+    void commit();
+    void rollback() noexcept;
+
+    // Drops the connection and every statement; used when the server is gone.
+    void drop() noexcept;
+    // Throws DbError for the connection's last error (lost() when the server is gone).
+    [[noreturn]] void fail(const char *what);
+
+  private:
+    const Config &config_;
+    MYSQL *mysql_ = nullptr;
+    std::unordered_map<const char *, std::unique_ptr<Statement>> statements_;
+    std::function<void(Connection &)> on_connect_;
+    bool wrote_ = false;
+};
+
+// Rolls back unless commit() was called: every early return and every throw is covered.
+class Transaction {
+  public:
+    explicit Transaction(Connection &conn) : conn_(conn) { conn_.begin(); }
+    ~Transaction() {
+        if (!done_)
+            conn_.rollback();
+    }
+    Transaction(const Transaction &) = delete;
+    Transaction &operator=(const Transaction &) = delete;
+    void commit() {
+        conn_.commit();
+        done_ = true;
+    }
+
+  private:
+    Connection &conn_;
+    bool done_ = false;
+};
+
+// Whether errnum means the server is unreachable (as opposed to a bad statement).
+bool is_connection_error(unsigned errnum);
+
+} // namespace cms::db

@@ -1,0 +1,84 @@
+// Group storage: the SQL of lin_group and lin_user_group.
+#include "group_store.h"
+
+#include <mysqld_error.h>
+
+#include "db.h"
+
+namespace cms {
+
+namespace {
+
+constexpr const char *k_sql_select_group_by_id =
+    "SELECT id, name, info, level FROM lin_group WHERE id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_select_groups_but_root =
+    "SELECT id, name, info, level FROM lin_group WHERE delete_time IS NULL AND level <> 1 "
+    "ORDER BY id";
+constexpr const char *k_sql_select_group_by_level =
+    "SELECT id, name, info, level FROM lin_group WHERE level = ? AND delete_time IS NULL "
+    "ORDER BY id LIMIT 1";
+constexpr const char *k_sql_select_user_groups =
+    "SELECT g.id, g.name, g.info, g.level FROM lin_group g "
+    "JOIN lin_user_group ug ON ug.group_id = g.id "
+    "WHERE ug.user_id = ? AND g.delete_time IS NULL ORDER BY g.id";
+constexpr const char *k_sql_insert_group =
+    "INSERT INTO lin_group (name, info, level) VALUES (?, ?, 3)";
+constexpr const char *k_sql_insert_user_group =
+    "INSERT INTO lin_user_group (user_id, group_id) VALUES (?, ?) "
+    "ON DUPLICATE KEY UPDATE group_id = group_id";
+
+Group read_group(const db::Statement &row) {
+    return Group{row.integer(0), row.text(1), row.optional_text(2),
+                 static_cast<int>(row.integer(3))};
+}
+
+std::vector<Group> read_groups(db::Statement &stmt) {
+    std::vector<Group> groups;
+    while (stmt.next())
+        groups.push_back(read_group(stmt));
+    return groups;
+}
+
+} // namespace
+
+std::optional<Group> GroupStore::find(int64_t id) {
+    db::Statement &stmt = db_.statement(k_sql_select_group_by_id).execute({id});
+    if (!stmt.next())
+        return std::nullopt;
+    return read_group(stmt);
+}
+
+std::vector<Group> GroupStore::all_but_root() {
+    return read_groups(db_.statement(k_sql_select_groups_but_root).execute({}));
+}
+
+std::optional<Group> GroupStore::by_level(int level) {
+    db::Statement &stmt = db_.statement(k_sql_select_group_by_level).execute({level});
+    if (!stmt.next())
+        return std::nullopt;
+    return read_group(stmt);
+}
+
+std::vector<Group> GroupStore::of_user(int64_t user_id) {
+    return read_groups(db_.statement(k_sql_select_user_groups).execute({user_id}));
+}
+
+std::optional<int64_t> GroupStore::insert(const std::string &name,
+                                          const std::optional<std::string> &info) {
+    try {
+        return static_cast<int64_t>(
+            db_.statement(k_sql_insert_group).execute({name, info}).insert_id());
+    } catch (const db::DbError &e) {
+        // The live-name unique key (sql/schema.sql) is the arbiter, also between two workers.
+        if (e.errnum == ER_DUP_ENTRY)
+            return std::nullopt;
+        throw;
+    }
+}
+
+void GroupStore::add_user(int64_t user_id, const std::vector<int64_t> &group_ids) {
+    for (int64_t group_id : group_ids)
+        db_.statement(k_sql_insert_user_group).execute({user_id, group_id});
+}
+
+} // namespace cms

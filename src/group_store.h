@@ -1,0 +1,47 @@
+// Group storage: lin_group and the user ↔ group links. Live groups only; no HTTP here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cms {
+
+namespace db {
+class Connection;
+}
+
+// Levels of lincms-survey §5.2.
+constexpr int k_level_root = 1;
+constexpr int k_level_guest = 2;
+constexpr int k_level_user = 3;
+
+struct Group {
+    int64_t id = 0;
+    std::string name;
+    std::optional<std::string> info;
+    int level = k_level_user;
+};
+
+class GroupStore {
+  public:
+    explicit GroupStore(db::Connection &db) : db_(db) {}
+
+    std::optional<Group> find(int64_t id);
+    // Every live group except the root group, by id.
+    std::vector<Group> all_but_root();
+    // The live group of a level (root or guest).
+    std::optional<Group> by_level(int level);
+    // Live groups of the user, by id.
+    std::vector<Group> of_user(int64_t user_id);
+    // Inserts a user-level group; nullopt when a live group already has the name.
+    std::optional<int64_t> insert(const std::string &name, const std::optional<std::string> &info);
+    // Links the user to each group (existing links left alone).
+    void add_user(int64_t user_id, const std::vector<int64_t> &group_ids);
+
+  private:
+    db::Connection &db_;
+};
+
+} // namespace cms

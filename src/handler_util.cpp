@@ -1,0 +1,54 @@
+// Steps shared by handlers.
+#include "handler_util.h"
+
+#include "config.h"
+#include "context.h"
+#include "json.h"
+#include "request.h"
+#include "response.h"
+#include "utf8.h"
+
+namespace cms {
+
+namespace {
+
+// application/json, optionally with parameters such as charset (case-insensitive type).
+bool is_json_type(const std::string &content_type) {
+    std::string type = content_type.substr(0, content_type.find(';'));
+    while (!type.empty() && type.back() == ' ')
+        type.pop_back();
+    for (char &c : type)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return type == "application/json";
+}
+
+} // namespace
+
+Json::Value parse_json_body(const Request &req, const Ctx &ctx) {
+    if (!req.body.empty() && !is_json_type(req.content_type))
+        throw ApiError(415, Code::unsupported_media_type);
+    return json::parse_object(req.body, static_cast<int>(ctx.config.json_max_depth));
+}
+
+Response message(int status, Code code, const Request &req, const Ctx &ctx) {
+    return Response::json(status, make_envelope(code, ctx.messages.text(code), req.line()));
+}
+
+Json::Value page_json(Json::Value items, int64_t total, const validate::Page &page) {
+    Json::Value out(Json::objectValue);
+    out["total"] = static_cast<Json::Int64>(total);
+    out["items"] = std::move(items);
+    out["page"] = static_cast<Json::Int64>(page.page);
+    out["count"] = static_cast<Json::Int64>(page.count);
+    return out;
+}
+
+Json::Value nullable(const std::optional<std::string> &text) {
+    return text ? Json::Value(*text) : Json::Value(Json::nullValue);
+}
+
+bool utf8_ok(const std::string &text) {
+    return text.find('\0') == std::string::npos && utf8::valid(text);
+}
+
+} // namespace cms

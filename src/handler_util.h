@@ -1,0 +1,34 @@
+// Steps shared by handlers: the JSON body (content type checked), success envelopes, page
+// objects, nullable fields. Named helpers so that handlers stay straight-line and never copy them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <json/json.h>
+
+#include "errors.h"
+#include "validate.h"
+
+namespace cms {
+
+struct Request;
+struct Response;
+struct Ctx;
+
+// The request body as a JSON object; throws 415 for a non-JSON content type, 400 for bad JSON.
+Json::Value parse_json_body(const Request &req, const Ctx &ctx);
+
+// A success envelope {code, message from the table, request} with status.
+Response message(int status, Code code, const Request &req, const Ctx &ctx);
+
+// {"total", "items", "page", "count"}.
+Json::Value page_json(Json::Value items, int64_t total, const validate::Page &page);
+
+// The text, or JSON null when absent.
+Json::Value nullable(const std::optional<std::string> &text);
+
+// Whether text (e.g. a decoded query parameter) is valid UTF-8 without NULs.
+bool utf8_ok(const std::string &text);
+
+} // namespace cms

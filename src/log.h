@@ -1,0 +1,19 @@
+// Process log: one line per event, to stderr or the configured log file.
+// Never pass a password, token or Authorization header to these functions.
+#pragma once
+
+#include <string_view>
+
+namespace cms {
+
+// Sends further log lines to the file at path (appending); returns false if it cannot be opened.
+bool log_open(const char *path);
+
+void log_info(std::string_view message);
+void log_warn(std::string_view message);
+void log_error(std::string_view message);
+
+// Writes one access-log line exactly as given (no level prefix).
+void log_access(std::string_view line);
+
+} // namespace cms

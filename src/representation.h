@@ -1,0 +1,22 @@
+// JSON shapes of resources that several handler files send (survey §4 shared shapes).
+#pragma once
+
+#include <vector>
+
+#include <json/json.h>
+
+namespace cms {
+
+struct Group;
+struct PermissionRow;
+
+// {id, name, info, level} with level as Lin CMS Spring sends it: "ROOT", "GUEST" or "USER".
+Json::Value group_json(const Group &group);
+Json::Value groups_json(const std::vector<Group> &groups);
+// {id, name, module, mount}.
+Json::Value permission_json(const PermissionRow &permission);
+Json::Value permissions_json(const std::vector<PermissionRow> &permissions);
+// {"<module>": [permission...]} as GET /cms/admin/permission sends it.
+Json::Value permissions_by_module(const std::vector<PermissionRow> &permissions);
+
+} // namespace cms

@@ -1,0 +1,146 @@
+// Request construction from CGI/FastCGI parameters: path relative to the mount point,
+// headers we use, body with its cap. Query parsing is delegated to cgicc.
+#include "request.h"
+
+#include <cstring>
+
+#include <cgicc/CgiInput.h>
+#include <cgicc/Cgicc.h>
+
+#include "errors.h"
+
+namespace cms {
+
+namespace {
+
+std::string param_or_empty(const ParamLookup &param, const char *name) {
+    const char *value = param(name);
+    return value == nullptr ? std::string() : std::string(value);
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+std::string percent_decode(const std::string &text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        int hi, lo;
+        if (text[i] == '%' && i + 2 < text.size() && (hi = hex_digit(text[i + 1])) >= 0 &&
+            (lo = hex_digit(text[i + 2])) >= 0) {
+            out += static_cast<char>(hi * 16 + lo);
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+// cgicc reads its environment through this; it sees only the query string, never the body.
+class QueryInput : public cgicc::CgiInput {
+  public:
+    explicit QueryInput(const std::string &query) : query_(query) {}
+    size_t read(char *, size_t) override { return 0; }
+    std::string getenv(const char *name) override {
+        if (std::strcmp(name, "REQUEST_METHOD") == 0)
+            return "GET";
+        if (std::strcmp(name, "QUERY_STRING") == 0)
+            return query_;
+        return {};
+    }
+
+  private:
+    const std::string &query_;
+};
+
+} // namespace
+
+std::string normalize_path(std::string path) {
+    std::string out;
+    out.reserve(path.size());
+    for (char c : path) {
+        if (c == '/' && !out.empty() && out.back() == '/')
+            continue;
+        out += c;
+    }
+    while (out.size() > 1 && out.back() == '/')
+        out.pop_back();
+    if (out.empty() || out[0] != '/')
+        out.insert(out.begin(), '/');
+    return out;
+}
+
+Request read_request_head(const ParamLookup &param) {
+    Request req;
+    req.started = std::chrono::steady_clock::now();
+    req.method = param_or_empty(param, "REQUEST_METHOD");
+    req.raw_query = param_or_empty(param, "QUERY_STRING");
+    req.content_type = param_or_empty(param, "CONTENT_TYPE");
+    req.authorization = param_or_empty(param, "HTTP_AUTHORIZATION");
+    req.origin = param_or_empty(param, "HTTP_ORIGIN");
+    req.remote_addr = param_or_empty(param, "REMOTE_ADDR");
+    req.request_headers = param_or_empty(param, "HTTP_ACCESS_CONTROL_REQUEST_HEADERS");
+
+    // The mount point is the web server's business: nginx (fastcgi_split_path_info) and Apache
+    // (ScriptAlias) pass the part below it as PATH_INFO. Without one, take REQUEST_URI.
+    const char *path_info = param("PATH_INFO");
+    if (path_info != nullptr && *path_info != '\0') {
+        req.path = normalize_path(path_info);
+    } else {
+        std::string uri = param_or_empty(param, "REQUEST_URI");
+        uri = percent_decode(uri.substr(0, uri.find('?')));
+        std::string script = param_or_empty(param, "SCRIPT_NAME");
+        if (path_info != nullptr && !script.empty() && uri.compare(0, script.size(), script) == 0)
+            uri.erase(0, script.size());
+        req.path = normalize_path(uri);
+    }
+    return req;
+}
+
+void read_request_body(Request &req, const ParamLookup &param, const BodyReader &reader,
+                       size_t max_bytes) {
+    const char *length_text = param("CONTENT_LENGTH");
+    if (length_text == nullptr || *length_text == '\0')
+        return;
+    size_t length = 0;
+    for (const char *p = length_text; *p != '\0'; ++p) {
+        if (*p < '0' || *p > '9' || length > (SIZE_MAX - 9) / 10)
+            throw ApiError(400, Code::parameter);
+        length = length * 10 + static_cast<size_t>(*p - '0');
+    }
+    if (length > max_bytes)
+        throw ApiError(413, Code::body_too_large);
+    req.body.resize(length);
+    size_t got = 0;
+    while (got < length) {
+        size_t n = reader(&req.body[got], length - got);
+        if (n == 0)
+            break;
+        got += n;
+    }
+    req.body.resize(got);
+}
+
+std::optional<std::string> Request::query(const std::string &name) const {
+    if (!query_) {
+        query_.emplace();
+        QueryInput input(raw_query);
+        cgicc::Cgicc cgi(&input);
+        for (const cgicc::FormEntry &entry : cgi.getElements())
+            query_->emplace_back(entry.getName(), entry.getValue());
+    }
+    for (const auto &[key, value] : *query_)
+        if (key == name)
+            return value;
+    return std::nullopt;
+}
+
+} // namespace cms

@@ -1,0 +1,54 @@
+// Request: the values of one HTTP request that handlers use, copied out of the FastCGI (or CGI)
+// parameters, with the body read up to the configured cap. Query strings are parsed with cgicc.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cms {
+
+// Looks up a CGI/FastCGI parameter; nullptr when absent.
+using ParamLookup = std::function<const char *(const char *name)>;
+// Reads up to n bytes of the body into buf; returns the count, 0 at the end.
+using BodyReader = std::function<size_t(char *buf, size_t n)>;
+
+struct Request {
+    std::string method;
+    std::string path;       // relative to the mount point, no trailing slash ("/" for the root)
+    std::string raw_query;  // without '?'
+    std::string content_type;
+    std::string authorization;
+    std::string origin;
+    std::string remote_addr;
+    std::string request_headers; // Access-Control-Request-Headers of a preflight
+    std::string body;
+    std::vector<std::string> params; // path parameters captured by the router, in order
+    std::chrono::steady_clock::time_point started;
+
+    // "METHOD /path" as the envelope's `request` field: no query string, no mount prefix.
+    std::string line() const { return method + " " + path; }
+
+    // The first value of query parameter name, decoded; nullopt when absent.
+    std::optional<std::string> query(const std::string &name) const;
+
+  private:
+    mutable std::optional<std::vector<std::pair<std::string, std::string>>> query_;
+};
+
+// Builds the request line and headers from the parameters; never throws, reads no body.
+Request read_request_head(const ParamLookup &param);
+
+// Reads the body announced by CONTENT_LENGTH into req.body; throws ApiError 413 when it exceeds
+// max_bytes (before reading) and 400 when CONTENT_LENGTH is not a number.
+void read_request_body(Request &req, const ParamLookup &param, const BodyReader &reader,
+                       size_t max_bytes);
+
+// Removes the trailing slash and empty segments' doubles; "" becomes "/".
+std::string normalize_path(std::string path);
+
+} // namespace cms

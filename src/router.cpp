@@ -1,0 +1,84 @@
+// Route matching over the compiled route table.
+#include "router.h"
+
+#include <cstring>
+
+namespace cms {
+
+namespace {
+
+std::vector<std::string_view> split_path(std::string_view path) {
+    std::vector<std::string_view> parts;
+    size_t start = 1;
+    while (start <= path.size()) {
+        size_t slash = path.find('/', start);
+        if (slash == std::string_view::npos)
+            slash = path.size();
+        if (slash > start)
+            parts.push_back(path.substr(start, slash - start));
+        start = slash + 1;
+    }
+    return parts;
+}
+
+} // namespace
+
+Router::Router(const std::vector<Route> &routes) {
+    for (const Route &route : routes) {
+        Compiled c{&route, {}, 0};
+        for (std::string_view part : split_path(route.pattern)) {
+            bool param = part.size() >= 2 && part.front() == '{' && part.back() == '}';
+            c.segments.emplace_back(param ? "{}" : std::string(part));
+            c.literals += param ? 0 : 1;
+        }
+        compiled_.push_back(std::move(c));
+    }
+}
+
+Router::Match Router::match(std::string_view method, std::string_view path) const {
+    if (method == "HEAD")
+        method = "GET";
+    std::vector<std::string_view> parts = split_path(path);
+    Match result;
+    int best = -1;
+    for (const Compiled &c : compiled_) {
+        if (c.segments.size() != parts.size())
+            continue;
+        bool ok = true;
+        for (size_t i = 0; i < parts.size() && ok; ++i)
+            ok = c.segments[i] == "{}" || c.segments[i] == parts[i];
+        if (!ok)
+            continue;
+        result.path_known = true;
+        if (result.allow.find(c.route->method) == std::string::npos)
+            result.allow += std::string(result.allow.empty() ? "" : ", ") + c.route->method;
+        if (method != c.route->method || c.literals <= best)
+            continue;
+        best = c.literals;
+        result.route = c.route;
+        result.params.clear();
+        for (size_t i = 0; i < parts.size(); ++i)
+            if (c.segments[i] == "{}")
+                result.params.emplace_back(parts[i]);
+    }
+    if (result.path_known)
+        result.allow += ", OPTIONS";
+    return result;
+}
+
+std::vector<Permission> declared_permissions(const std::vector<Route> &routes) {
+    std::vector<Permission> out;
+    for (const Route &route : routes) {
+        if (route.permission.name == nullptr)
+            continue;
+        bool seen = false;
+        for (const Permission &p : out)
+            seen = seen || (std::strcmp(p.module, route.permission.module) == 0 &&
+                            std::strcmp(p.name, route.permission.name) == 0);
+        if (!seen)
+            out.push_back(route.permission);
+    }
+    return out;
+}
+
+} // namespace cms

@@ -1,0 +1,64 @@
+// Route matching: method + path against patterns with {param} segments. Literal segments win
+// over parameters; a known path with the wrong method yields the Allow list. No I/O here.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cms {
+
+struct Request;
+struct Response;
+struct Ctx;
+
+// Who may call a route (api.md §3): anyone; a valid access token; a token plus the route's
+// permission (root passes); a member of the root group; a valid refresh token.
+enum class Access { everyone, login, group, admin, refresh };
+
+// A permission the service registers and checks: (module, name), e.g. (图书, 删除图书).
+struct Permission {
+    const char *module = nullptr;
+    const char *name = nullptr;
+};
+
+using Handler = Response (*)(const Request &, Ctx &);
+
+struct Route {
+    const char *method;
+    const char *pattern;
+    Access access;
+    Permission permission;
+    Handler handler;
+};
+
+class Router {
+  public:
+    explicit Router(const std::vector<Route> &routes);
+
+    struct Match {
+        const Route *route = nullptr;    // set when path and method match
+        std::vector<std::string> params; // captured {param} segments, in order
+        bool path_known = false;         // some route has this path
+        std::string allow;               // methods of this path, for 405 and preflight
+    };
+
+    // Matches method (HEAD as GET) and a normalized path.
+    Match match(std::string_view method, std::string_view path) const;
+
+  private:
+    struct Compiled {
+        const Route *route;
+        std::vector<std::string> segments; // "{}" marks a parameter
+        int literals;
+    };
+    std::vector<Compiled> compiled_;
+};
+
+// The service's routes (routes.cpp).
+const std::vector<Route> &route_table();
+
+// The distinct permissions declared by routes, in table order.
+std::vector<Permission> declared_permissions(const std::vector<Route> &routes);
+
+} // namespace cms

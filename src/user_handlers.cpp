@@ -1,0 +1,195 @@
+// User routes: validation texts of survey §2.4, login with re-hash, registration rules of §4.1.
+#include "user_handlers.h"
+
+#include <regex>
+
+#include "auth.h"
+#include "context.h"
+#include "db.h"
+#include "errors.h"
+#include "group_store.h"
+#include "handler_util.h"
+#include "password.h"
+#include "permission_store.h"
+#include "representation.h"
+#include "request.h"
+#include "response.h"
+#include "user_store.h"
+#include "validate.h"
+
+namespace cms {
+
+namespace {
+
+constexpr const char *k_password_text = "密码长度必须在6~22位之间，包含字符、数字和 _";
+
+// A login password longer than this cannot be one we stored; it is refused without hashing.
+constexpr size_t k_max_login_password = 256;
+
+// The hash verified when the username does not exist, so that both failures take as long.
+const std::string &dummy_hash() {
+    static const std::string hash = password::hash("cms-fcgi timing equaliser");
+    return hash;
+}
+
+bool password_pattern_ok(const std::string &text) {
+    static const std::regex pattern("^[A-Za-z0-9_*&$#@]{6,22}$");
+    return std::regex_match(text, pattern);
+}
+
+bool email_ok(const std::string &text) {
+    static const std::regex pattern(R"(^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$)");
+    return validate::length(text) <= 100 && std::regex_match(text, pattern);
+}
+
+// new_password and confirm_password of register / change_password: pattern and equality.
+std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems) {
+    std::string pw = validate::required_text(body, field, 22, "密码不可为空", k_password_text, problems);
+    if (!pw.empty() && !password_pattern_ok(pw))
+        problems.add(field, k_password_text);
+    std::string confirm = validate::required_text(body, "confirm_password", 22, "确认密码不可为空",
+                                                  "两次输入密码不一致", problems);
+    if (!pw.empty() && !confirm.empty() && pw != confirm)
+        problems.add("confirm_password", "两次输入密码不一致");
+    return pw;
+}
+
+Json::Value user_permissions_json(const std::vector<PermissionRow> &rows) {
+    Json::Value by_module = Json::Value(Json::objectValue);
+    for (const PermissionRow &row : rows) {
+        Json::Value item(Json::objectValue);
+        item["module"] = row.module;
+        item["permission"] = row.name;
+        Json::Value &list = by_module[row.module];
+        if (list.isNull())
+            list = Json::Value(Json::arrayValue);
+        list.append(item);
+    }
+    Json::Value out(Json::arrayValue);
+    for (const std::string &module : by_module.getMemberNames()) {
+        Json::Value entry(Json::objectValue);
+        entry[module] = by_module[module];
+        out.append(entry);
+    }
+    return out;
+}
+
+} // namespace
+
+Response handle_user_login(const Request &req, Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    std::string username = validate::required_text(body, "username", 100, "用户名不可为空",
+                                                   "用户名长度必须在2~10之间", problems);
+    std::string password = validate::required_text(body, "password", k_max_login_password,
+                                                   "密码不可为空", k_password_text, problems);
+    problems.check();
+    UserStore users(ctx.db);
+    std::optional<LoginIdentity> identity = users.find_login(username);
+    if (!identity) {
+        password::verify(password, dummy_hash());
+        throw ApiError(401, Code::login_failed);
+    }
+    if (!password::verify(password, identity->credential))
+        throw ApiError(401, Code::login_failed);
+    if (password::needs_rehash(identity->credential))
+        users.rehash(identity->identity_id, password::hash(password));
+    std::optional<Principal> user = users.find_principal(identity->user_id);
+    if (!user)
+        throw ApiError(401, Code::login_failed);
+    return Response::json(200, issue_tokens(ctx.config, *user, now_seconds()));
+}
+
+Response handle_user_refresh(const Request &, Ctx &ctx) {
+    return Response::json(200, issue_tokens(ctx.config, *ctx.user, now_seconds()));
+}
+
+Response handle_user_register(const Request &req, Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    NewUser user;
+    user.username = validate::required_text(body, "username", 10, "用户名不可为空",
+                                            "用户名长度必须在2~10之间", problems);
+    if (!user.username.empty() && validate::length(user.username) < 2)
+        problems.add("username", "用户名长度必须在2~10之间");
+    std::string password = new_password(body, "password", problems);
+    user.email = validate::string_member(body, "email", problems);
+    if (user.email && user.email->empty())
+        user.email.reset();
+    if (user.email && !email_ok(*user.email))
+        problems.add("email", "电子邮箱不符合规范，请输入正确的邮箱");
+    std::vector<int64_t> group_ids =
+        validate::id_list_member(body, "group_ids", "分组id每一项必须为正整数", problems)
+            .value_or(std::vector<int64_t>());
+    problems.check();
+
+    UserStore users(ctx.db);
+    GroupStore groups(ctx.db);
+    db::Transaction tx(ctx.db);
+    if (users.username_taken(user.username))
+        throw ApiError(409, Code::username_taken);
+    if (user.email && users.email_taken(*user.email))
+        throw ApiError(409, Code::email_taken);
+    for (int64_t id : group_ids) {
+        std::optional<Group> group = groups.find(id);
+        if (group && group->level == k_level_root)
+            throw ApiError(403, Code::root_group_no_users);
+        if (!group)
+            throw ApiError(404, Code::register_group_missing);
+    }
+    if (group_ids.empty()) {
+        std::optional<Group> guest = groups.by_level(k_level_guest);
+        if (guest)
+            group_ids.push_back(guest->id);
+    }
+    user.credential = password::hash(password);
+    std::optional<int64_t> id = users.insert(user);
+    if (!id) // lost a race with another registration of the same name or email
+        throw ApiError(409, users.username_taken(user.username) ? Code::username_taken
+                                                                : Code::email_taken);
+    groups.add_user(*id, group_ids);
+    tx.commit();
+    return message(201, Code::user_registered, req, ctx);
+}
+
+Response handle_user_permissions(const Request &, Ctx &ctx) {
+    const Principal &user = *ctx.user;
+    Json::Value out(Json::objectValue);
+    out["id"] = static_cast<Json::Int64>(user.id);
+    out["nickname"] = nullable(user.nickname);
+    out["avatar"] = nullable(user.avatar);
+    out["admin"] = user.admin;
+    out["email"] = nullable(user.email);
+    out["permissions"] = user_permissions_json(PermissionStore(ctx.db).of_user(user.id));
+    return Response::json(200, out);
+}
+
+Response handle_user_information(const Request &, Ctx &ctx) {
+    const Principal &user = *ctx.user;
+    Json::Value out(Json::objectValue);
+    out["id"] = static_cast<Json::Int64>(user.id);
+    out["username"] = user.username;
+    out["nickname"] = nullable(user.nickname);
+    out["avatar"] = nullable(user.avatar);
+    out["email"] = nullable(user.email);
+    out["groups"] = groups_json(GroupStore(ctx.db).of_user(user.id));
+    return Response::json(200, out);
+}
+
+Response handle_user_change_password(const Request &req, Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    std::string old_password = validate::required_text(
+        body, "old_password", k_max_login_password, "旧密码不可为空", "请输入正确的密码", problems);
+    std::string password = new_password(body, "new_password", problems);
+    problems.check();
+    UserStore users(ctx.db);
+    std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
+    if (!identity || !password::verify(old_password, identity->credential))
+        throw ApiError(400, Code::old_password_wrong);
+    if (!users.set_password(ctx.user->id, password::hash(password)))
+        throw ApiError(404, Code::user_not_found);
+    return message(200, Code::password_changed, req, ctx);
+}
+
+} // namespace cms

@@ -1,0 +1,18 @@
+// User routes under /cms/user (api.md §3, survey §4.1–§4.6): login, refresh, register,
+// own permissions and information, password change. No SQL here.
+#pragma once
+
+namespace cms {
+
+struct Request;
+struct Response;
+struct Ctx;
+
+Response handle_user_login(const Request &req, Ctx &ctx);
+Response handle_user_refresh(const Request &req, Ctx &ctx);
+Response handle_user_register(const Request &req, Ctx &ctx);
+Response handle_user_permissions(const Request &req, Ctx &ctx);
+Response handle_user_information(const Request &req, Ctx &ctx);
+Response handle_user_change_password(const Request &req, Ctx &ctx);
+
+} // namespace cms

@@ -1,0 +1,53 @@
+// User storage: lin_user and lin_user_identity (USERNAME_PASSWORD). Live rows only; no HTTP here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context.h"
+
+namespace cms {
+
+namespace db {
+class Connection;
+}
+
+// The password identity of a username, for login.
+struct LoginIdentity {
+    int64_t user_id = 0;
+    int64_t identity_id = 0;
+    std::string credential;
+};
+
+struct NewUser {
+    std::string username;
+    std::optional<std::string> email;
+    std::string credential; // the password hash
+};
+
+class UserStore {
+  public:
+    explicit UserStore(db::Connection &db) : db_(db) {}
+
+    // The live user with its admin flag (member of the live root-level group).
+    std::optional<Principal> find_principal(int64_t id);
+    // The live user's password identity by username.
+    std::optional<LoginIdentity> find_login(const std::string &username);
+    // Replaces one identity's hash without touching the credential version (re-hash on login).
+    void rehash(int64_t identity_id, const std::string &credential);
+    // Sets the hash of every password identity of the user and bumps its credential version,
+    // which invalidates tokens issued before; false when the user is not live. Transactional.
+    bool set_password(int64_t user_id, const std::string &credential);
+    bool username_taken(const std::string &username);
+    bool email_taken(const std::string &email);
+    // Inserts the user and its identity; nullopt when the username or email is taken (the
+    // database's live unique keys decide). Call inside a transaction.
+    std::optional<int64_t> insert(const NewUser &user);
+
+  private:
+    db::Connection &db_;
+};
+
+} // namespace cms

@@ -1,0 +1,173 @@
+// Validation helpers shared by every handler; the texts of the rules live with the handlers.
+#include "validate.h"
+
+#include "errors.h"
+#include "request.h"
+#include "utf8.h"
+
+namespace cms::validate {
+
+namespace {
+
+constexpr int64_t k_max_id = 4294967295; // int unsigned columns
+constexpr int64_t k_max_page_count = 30;
+
+// Parses a decimal positive integer up to max; nullopt otherwise (signs, spaces, 0 rejected).
+std::optional<int64_t> positive(const std::string &text, int64_t max) {
+    if (text.empty() || text.size() > 19)
+        return std::nullopt;
+    int64_t n = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+        if (n > max)
+            return std::nullopt;
+    }
+    if (n < 1)
+        return std::nullopt;
+    return n;
+}
+
+std::optional<int64_t> id_value(const Json::Value &value) {
+    if (!value.isIntegral() || !value.isInt64())
+        return std::nullopt;
+    int64_t n = value.asInt64();
+    if (n < 1 || n > k_max_id)
+        return std::nullopt;
+    return n;
+}
+
+} // namespace
+
+void Problems::add(const std::string &field, const std::string &text) {
+    if (!fields_.isMember(field))
+        fields_[field] = text;
+}
+
+void Problems::check() const {
+    if (!empty())
+        throw ApiError(400, Code::parameter, fields_);
+}
+
+size_t length(const std::string &text) { return utf8::length(text).value_or(text.size()); }
+
+int64_t path_id(const std::string &text, const char *field) {
+    std::optional<int64_t> id = positive(text, k_max_id);
+    if (!id) {
+        Problems problems;
+        problems.add(field, "id必须为正整数");
+        problems.check();
+    }
+    return *id;
+}
+
+std::optional<std::string> string_member(const Json::Value &body, const char *name,
+                                         Problems &problems) {
+    const Json::Value &value = body[name];
+    if (value.isNull())
+        return std::nullopt;
+    if (!value.isString()) {
+        problems.add(name, std::string(name) + "字段类型错误");
+        return std::nullopt;
+    }
+    return value.asString();
+}
+
+std::string required_text(const Json::Value &body, const char *name, size_t max,
+                          const char *missing_text, const char *long_text, Problems &problems) {
+    bool wrong_type = !body[name].isNull() && !body[name].isString();
+    std::optional<std::string> text = string_member(body, name, problems);
+    if (wrong_type)
+        return {};
+    if (!text || text->empty()) {
+        problems.add(name, missing_text);
+        return {};
+    }
+    if (length(*text) > max) {
+        problems.add(name, long_text);
+        return {};
+    }
+    return *text;
+}
+
+std::optional<std::string> optional_text(const Json::Value &body, const char *name, size_t max,
+                                         const char *too_long_text, Problems &problems) {
+    std::optional<std::string> text = string_member(body, name, problems);
+    if (text && length(*text) > max) {
+        problems.add(name, too_long_text);
+        return std::nullopt;
+    }
+    return text;
+}
+
+std::optional<int64_t> id_member(const Json::Value &body, const char *name, const char *bad_text,
+                                 Problems &problems) {
+    const Json::Value &value = body[name];
+    if (value.isNull())
+        return std::nullopt;
+    std::optional<int64_t> id = id_value(value);
+    if (!id)
+        problems.add(name, bad_text);
+    return id;
+}
+
+std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, const char *name,
+                                                   const char *bad_text, Problems &problems) {
+    const Json::Value &value = body[name];
+    if (value.isNull())
+        return std::nullopt;
+    if (!value.isArray()) {
+        problems.add(name, bad_text);
+        return std::nullopt;
+    }
+    std::vector<int64_t> ids;
+    for (const Json::Value &item : value) {
+        std::optional<int64_t> id = id_value(item);
+        if (!id) {
+            problems.add(name, bad_text);
+            return std::nullopt;
+        }
+        ids.push_back(*id);
+    }
+    return ids;
+}
+
+Page page_query(const Request &req) {
+    Page page;
+    Problems problems;
+    std::optional<std::string> count = req.query("count");
+    if (count && !count->empty()) {
+        std::optional<int64_t> n = positive(*count, 1000000);
+        if (!n)
+            problems.add("count", "分页数量必须为正整数");
+        else if (*n > k_max_page_count)
+            problems.add("count", "分页数量不能超过30");
+        else
+            page.count = *n;
+    }
+    std::optional<std::string> number = req.query("page");
+    if (number && !number->empty()) {
+        std::optional<int64_t> n = *number == "0" ? std::optional<int64_t>(0)
+                                                  : positive(*number, 1000000000);
+        if (!n)
+            problems.add("page", "分页页码必须为非负整数");
+        else
+            page.page = *n;
+    }
+    problems.check();
+    return page;
+}
+
+std::optional<int64_t> id_query(const Request &req, const char *name, const char *bad_text,
+                                Problems &problems) {
+    std::optional<std::string> text = req.query(name);
+    if (!text || text->empty())
+        return std::nullopt;
+    std::optional<int64_t> id = positive(*text, k_max_id);
+    if (!id)
+        problems.add(name, bad_text);
+    return id;
+}
+
+} // namespace cms::validate

@@ -1,0 +1,67 @@
+// Input validation: turns outside strings and JSON members into typed values, collecting every
+// field problem into one ApiError 400/10030 whose message maps field → text (api.md §1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <json/json.h>
+
+namespace cms {
+struct Request;
+}
+
+namespace cms::validate {
+
+// Collects field problems; the first problem of a field is the one reported.
+class Problems {
+  public:
+    void add(const std::string &field, const std::string &text);
+    bool empty() const { return fields_.empty(); }
+    // Throws ApiError 400/10030 with every problem, if there is any.
+    void check() const;
+
+  private:
+    Json::Value fields_{Json::objectValue};
+};
+
+// A path id: a positive integer that fits an `int unsigned` column; else 400 {field: text}.
+int64_t path_id(const std::string &text, const char *field = "id");
+
+// A string member: nullopt when absent or null; a non-string adds "<name>字段类型错误".
+std::optional<std::string> string_member(const Json::Value &body, const char *name,
+                                         Problems &problems);
+
+// A required text of min..max characters: missing_text when absent or empty, long_text when
+// longer than max (characters, not bytes). Returns the text (empty when invalid).
+std::string required_text(const Json::Value &body, const char *name, size_t max,
+                          const char *missing_text, const char *long_text, Problems &problems);
+
+// An optional text of at most max characters (too_long_text otherwise).
+std::optional<std::string> optional_text(const Json::Value &body, const char *name, size_t max,
+                                         const char *too_long_text, Problems &problems);
+
+// A positive integer member that fits an id column: nullopt when absent or null.
+std::optional<int64_t> id_member(const Json::Value &body, const char *name, const char *bad_text,
+                                 Problems &problems);
+
+// An array of positive ids (possibly empty): nullopt when absent or null.
+std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, const char *name,
+                                                   const char *bad_text, Problems &problems);
+
+// Paging of api.md §1: page >= 0 (default 0), count 1..30 (default 10), from the query.
+struct Page {
+    int64_t page = 0;
+    int64_t count = 10;
+};
+Page page_query(const Request &req);
+
+// A query parameter as a positive id: nullopt when absent or empty.
+std::optional<int64_t> id_query(const Request &req, const char *name, const char *bad_text,
+                                Problems &problems);
+
+// Length in characters of valid UTF-8 text.
+size_t length(const std::string &text);
+
+} // namespace cms::validate
