@@ -1,0 +1,335 @@
+# Shell functions that start and stop the private services of `make run` and of the tests
+# (MariaDB, the spawn-fcgi + multiwatch pool, nginx); sourced by scripts/run, scripts/stop,
+# scripts/check and t/lib.sh. POSIX sh plus `local`. Processes are found by recorded PID only.
+#
+# Conventions: functions return non-zero after printing one reason to stderr; waits are bounded
+# polls in 0.1 s steps ("tenths"); a daemon's PID file is written by svc_spawn before the exec, and
+# mariadbd and nginx then rewrite the same file with the same PID (they are exec'd in place).
+
+# A PID file's process, only when it is alive and its command name is $2 (so a stale file whose PID
+# was reused by another program is never signalled). Prints the PID.
+svc_running () {
+	local pid comm
+	[ -r "$1" ] || return 1
+	read -r pid <"$1" 2>/dev/null || return 1
+	case $pid in '' | *[!0-9]*) return 1 ;; esac
+	svc_alive "$pid" || return 1
+	read -r comm <"/proc/$pid/comm" 2>/dev/null || return 1
+	[ "$comm" = "$2" ] || return 1
+	echo "$pid"
+}
+
+# True while process $1 exists and is not a zombie (our own exited children stay zombies until
+# waited for, and `kill -0` still succeeds on them).
+svc_alive () {
+	local stat
+	[ -n "$1" ] || return 1
+	kill -0 "$1" 2>/dev/null || return 1
+	read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
+}
+
+# Waits at most $2 tenths of a second for process $1 to be gone.
+svc_wait_gone () {
+	local i=0
+	while svc_alive "$1"; do
+		[ "$i" -lt "$2" ] || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# PIDs of the children of process $1, one a line (read from /proc, so procps is not needed).
+svc_children () {
+	local f stat rest
+	for f in /proc/[0-9]*/stat; do
+		read -r stat <"$f" 2>/dev/null || continue
+		rest=${stat##*) }
+		set -- "$1" $rest
+		[ "$3" = "$1" ] || continue
+		stat=${f#/proc/}
+		echo "${stat%/stat}"
+	done
+}
+
+# Sends $2 (a signal name) to process $1, waits $3 tenths for it to go, then KILLs it.
+# Returns 1 when the KILL was needed, so callers can report an unclean stop.
+svc_kill () {
+	svc_alive "$1" || return 0
+	kill -s "$2" "$1" 2>/dev/null
+	svc_wait_gone "$1" "$3" && return 0
+	echo "process $1 ignored SIG$2 for $(($3 / 10)) s; sending KILL" >&2
+	kill -s KILL "$1" 2>/dev/null
+	svc_wait_gone "$1" 50
+	return 1
+}
+
+# Starts "$@" in the background in its own session (so a Ctrl-C at the terminal reaches only the
+# script that started it), stdin from /dev/null, stdout and stderr appended to $2, after writing
+# its PID to $1. Waits until the PID file exists and prints the PID.
+svc_spawn () {
+	local pidfile=$1 log=$2 i=0
+	shift 2
+	rm -f "$pidfile"
+	setsid sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$pidfile" "$@" \
+		</dev/null >>"$log" 2>&1 &
+	while [ ! -s "$pidfile" ]; do
+		[ "$i" -lt 50 ] || { echo "$1 did not start (no $pidfile)" >&2; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat "$pidfile"
+}
+
+# Letters and digits from /dev/urandom, $1 of them.
+svc_random_alnum () {
+	LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom | head -c "$1"
+}
+
+# $1 random bytes as lower-case hex.
+svc_random_hex () {
+	od -An -tx1 -N"$1" /dev/urandom | tr -d ' \n'
+}
+
+# Unix socket paths are limited to 107 bytes (sun_path); say so instead of failing obscurely.
+svc_check_socket_path () {
+	[ "${#1}" -le 100 ] && return 0
+	echo "socket path too long for a unix socket (${#1} > 100 bytes): $1" >&2
+	return 1
+}
+
+# True when nothing listens on 127.0.0.1:$1 (unknown without ss, then assumed free).
+svc_port_free () {
+	command -v ss >/dev/null 2>&1 || return 0
+	[ -z "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
+}
+
+# Bounded poll until GET $1 answers 200, at most $2 tenths; stops early when process $3 (if given)
+# dies. Uses a 1 s timeout per try.
+svc_wait_http_200 () {
+	local url=$1 max=$2 pid=${3:-} i=0 code
+	while :; do
+		code=$(curl --silent --output /dev/null --max-time 1 --write-out '%{http_code}' "$url" 2>/dev/null)
+		[ "$code" = 200 ] && return 0
+		if [ -n "$pid" ] && ! svc_alive "$pid"; then
+			echo "process $pid exited while waiting for $url" >&2
+			return 1
+		fi
+		[ "$i" -lt "$max" ] || { echo "$url did not answer 200 within $((max / 10)) s (last: $code)" >&2; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# ---- MariaDB ------------------------------------------------------------------------------------
+
+# The MariaDB account of the user running the scripts: mariadb-install-db gives it unix_socket
+# authentication and all privileges, so no password is ever stored for it.
+svc_db_admin=$(id -un)
+
+# The mariadb client as that account over socket $1; further arguments are passed on.
+svc_sql () {
+	local sock=$1
+	shift
+	mariadb --no-defaults --socket="$sock" --user="$svc_db_admin" --default-character-set=utf8mb4 "$@"
+}
+
+svc_db_ping () {
+	mariadb-admin --no-defaults --socket="$1" --user="$svc_db_admin" --connect-timeout=1 ping \
+		>/dev/null 2>&1
+}
+
+# Creates a MariaDB datadir $1 (system tables only), logging to $2.
+svc_db_init () {
+	local datadir=$1 log=$2
+	mkdir -p "$datadir" || return 1
+	mariadb-install-db --no-defaults --user="$svc_db_admin" --datadir="$datadir" \
+		--auth-root-authentication-method=socket --auth-root-socket-user="$svc_db_admin" \
+		--skip-test-db >"$log" 2>&1 && return 0
+	echo "mariadb-install-db failed for $datadir; its log:" >&2
+	tail -n 20 "$log" >&2
+	return 1
+}
+
+# Starts mariadbd on datadir $1 with socket $2, PID file $3 and error log $4; TCP on 127.0.0.1:$5
+# when $5 is not empty, otherwise no networking. Further arguments go to mariadbd. Waits (at most
+# 30 s) until it answers a ping and prints its PID.
+svc_db_start () {
+	local datadir=$1 sock=$2 pidfile=$3 errlog=$4 port=$5 pid i=0
+	shift 5
+	svc_check_socket_path "$sock" || return 1
+	if [ -n "$port" ]; then
+		set -- --port="$port" --bind-address=127.0.0.1 "$@"
+	else
+		set -- --skip-networking "$@"
+	fi
+	[ "$(id -u)" -ne 0 ] || set -- --user=root "$@"
+	pid=$(svc_spawn "$pidfile" "$errlog" "$(command -v mariadbd || echo /usr/sbin/mariadbd)" \
+		--no-defaults --datadir="$datadir" --socket="$sock" --pid-file="$pidfile" \
+		--log-error="$errlog" --character-set-server=utf8mb4 \
+		--collation-server=utf8mb4_general_ci "$@") || return 1
+	until svc_db_ping "$sock"; do
+		if ! svc_alive "$pid"; then
+			echo "mariadbd exited during startup; $errlog says:" >&2
+			tail -n 20 "$errlog" >&2
+			return 1
+		fi
+		[ "$i" -lt 300 ] || { echo "mariadbd did not answer a ping within 30 s" >&2; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$pid"
+}
+
+# Stops the mariadbd of socket $1 and PID file $2: a clean shutdown (mariadb-admin waits for
+# it; TERM means the same to mariadbd when the socket does not answer), KILL after 30 s.
+svc_db_stop () {
+	local pid
+	pid=$(svc_running "$2" mariadbd) || return 0
+	mariadb-admin --no-defaults --socket="$1" --user="$svc_db_admin" shutdown >/dev/null 2>&1
+	svc_kill "$pid" TERM 300
+}
+
+# Loads sql/schema.sql and sql/seed.sql of source tree $3 into database $2 over socket $1.
+svc_db_load () {
+	local f
+	for f in "$3/sql/schema.sql" "$3/sql/seed.sql"; do
+		[ -r "$f" ] || { echo "missing $f" >&2; return 1; }
+		svc_sql "$1" --batch "$2" <"$f" || { echo "loading $f into $2 failed" >&2; return 1; }
+	done
+}
+
+# Sets the password of the seeded root user (id 1) of database $2 over socket $1 to $4, hashed by
+# the application binary $3 (Argon2id), so no hash format is duplicated here.
+svc_db_set_root_password () {
+	local hash
+	hash=$(printf '%s\n' "$4" | "$3" --hash-password) || { echo "$3 --hash-password failed" >&2; return 1; }
+	case $hash in
+	'$argon2id$'*) ;;
+	*) echo "$3 --hash-password printed no Argon2id hash" >&2; return 1 ;;
+	esac
+	case $hash in *[!A-Za-z0-9\$=,+/]*) echo "unexpected characters in the password hash" >&2; return 1 ;; esac
+	svc_sql "$1" --batch "$2" -e "UPDATE lin_user_identity SET credential = '$hash'
+		WHERE user_id = 1 AND identity_type = 'USERNAME_PASSWORD'" || return 1
+}
+
+# ---- FastCGI pool -------------------------------------------------------------------------------
+
+# Starts `$1 -c $2` under spawn-fcgi + multiwatch with $4 workers on 127.0.0.1:$3, in directory $6,
+# stderr appended to $5, PID (multiwatch's: spawn-fcgi -n execs it in place) recorded in $7.
+# Waits (at most 5 s) until multiwatch runs and prints its PID.
+svc_pool_start () {
+	local app=$1 conf=$2 port=$3 workers=$4 log=$5 dir=$6 pidfile=$7 pid comm i=0
+	pid=$(svc_spawn "$pidfile" "$log" "$(command -v spawn-fcgi)" -n -a 127.0.0.1 -p "$port" -d "$dir" \
+		-- "$(command -v multiwatch)" -f "$workers" -- "$app" -c "$conf") || return 1
+	while :; do
+		if ! svc_alive "$pid"; then
+			echo "the FastCGI pool exited during startup; $log says:" >&2
+			tail -n 20 "$log" >&2
+			return 1
+		fi
+		read -r comm <"/proc/$pid/comm" 2>/dev/null
+		[ "$comm" != multiwatch ] || break
+		[ "$i" -lt 50 ] || { echo "spawn-fcgi did not start multiwatch within 5 s" >&2; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$pid"
+}
+
+# Stops the pool of PID file $1: TERM makes multiwatch forward USR1 to the workers (which finish
+# the request in flight) and exit once they are gone. After 5 s, KILLs the workers and multiwatch.
+# Returns 1 when the KILL was needed.
+svc_pool_stop () {
+	local pid kids rc=0
+	pid=$(svc_running "$1" multiwatch) || { rm -f "$1"; return 0; }
+	kids=$(svc_children "$pid")
+	kill -s TERM "$pid" 2>/dev/null
+	if ! svc_wait_gone "$pid" 50; then
+		echo "the FastCGI pool did not stop within 5 s of TERM; killing it" >&2
+		kids="$kids $(svc_children "$pid")"
+		kill -s KILL $kids "$pid" 2>/dev/null
+		svc_wait_gone "$pid" 50
+		rc=1
+	fi
+	rm -f "$1"
+	return $rc
+}
+
+# ---- nginx --------------------------------------------------------------------------------------
+
+# Writes $1/nginx.conf: everything nginx writes stays in $1, an upstream `cms_fcgi` on
+# 127.0.0.1:$3 and a server on 127.0.0.1:$2 that includes the shipped nginx/cms-fcgi.conf of source
+# tree $4. The shipped files are symlinked next to nginx.conf because nginx resolves relative
+# includes against the directory of its main config file.
+svc_nginx_conf () {
+	local dir=$1 http_port=$2 fcgi_port=$3 top=$4 m
+	mkdir -p "$dir" || return 1
+	for m in cms-fcgi.conf cms-fcgi-params.conf; do
+		ln -sfn "$top/nginx/$m" "$dir/$m" || return 1
+	done
+	{
+		cat <<-EOF
+		# Generated by scripts/lib-services.sh; includes the shipped nginx/cms-fcgi.conf unchanged.
+		daemon off;
+		worker_processes 1;
+		pid "$dir/nginx.pid";
+		error_log "$dir/error.log";
+
+		events {
+		    worker_connections 256;
+		}
+
+		http {
+		    access_log "$dir/access.log";
+		    client_body_temp_path "$dir/client_body_temp";
+		    fastcgi_temp_path "$dir/fastcgi_temp";
+		    proxy_temp_path "$dir/proxy_temp";
+		EOF
+		# nginx-light lacks these modules, and then the directives are unknown.
+		for m in uwsgi scgi; do
+			nginx -V 2>&1 | grep -q -- "--without-http_${m}_module" ||
+				echo "    ${m}_temp_path \"$dir/${m}_temp\";"
+		done
+		cat <<-EOF
+
+		    upstream cms_fcgi {
+		        server 127.0.0.1:$fcgi_port;
+		    }
+
+		    server {
+		        listen 127.0.0.1:$http_port;
+		        server_name localhost;
+		        include cms-fcgi.conf;
+		    }
+		}
+		EOF
+	} >"$dir/nginx.conf"
+}
+
+# Starts nginx on the configuration written by svc_nginx_conf in $1 and prints its PID once the
+# master runs (startup errors go to $1/error.log thanks to -e).
+svc_nginx_start () {
+	local dir=$1 pid
+	nginx -p "$dir/" -c "$dir/nginx.conf" -e "$dir/error.log" -t -q 2>>"$dir/error.log" || {
+		echo "nginx rejects $dir/nginx.conf:" >&2
+		tail -n 5 "$dir/error.log" >&2
+		return 1
+	}
+	pid=$(svc_spawn "$dir/nginx.pid" "$dir/error.log" "$(command -v nginx)" \
+		-p "$dir/" -c "$dir/nginx.conf" -e "$dir/error.log") || return 1
+	echo "$pid"
+}
+
+# Stops the nginx of $1: QUIT (graceful), then TERM after 5 s, then KILL.
+svc_nginx_stop () {
+	local pid
+	pid=$(svc_running "$1/nginx.pid" nginx) || return 0
+	kill -s QUIT "$pid" 2>/dev/null
+	svc_wait_gone "$pid" 50 && return 0
+	svc_kill "$pid" TERM 50
+	return 1
+}
