@@ -1,0 +1,408 @@
+# Test library for the black-box tests t/NNNN-name.t: TAP output, a trash directory per file,
+# fixtures (MariaDB, the FastCGI pool, nginx with the shipped config) on loopback ports derived
+# from the file's number, HTTP and assertion helpers. Sourced by each t/*.t; POSIX sh plus `local`.
+# Everything started here is stopped at exit by recorded PID, in reverse order.
+
+TEST_NAME=$(basename "$0" .t)
+TEST_NUMBER=$(expr "$TEST_NAME" : '\([0-9]*\)')
+TEST_NUMBER=$(expr "0$TEST_NUMBER" + 0)
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+APP_BIN=${APP_BIN:-$TOP/src/cms-fcgi}
+ROOT_PASSWORD=Root_pass1
+TRASH=$TOP/t/trash.$TEST_NAME
+
+. "$TOP/scripts/lib-services.sh"
+
+# The developer's CMS_* variables would override the test configuration; the test decides.
+for _v in $(env | sed -n 's/^\(CMS_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$_v"
+done
+unset _v
+
+test_count=0
+test_failed=0
+test_done_ok=
+app_errors_allowed=
+TOKEN=
+REFRESH_TOKEN=
+DB_PID=
+DB_SHARED=
+POOL_PID=
+NGINX_PID=
+SOCK_DIR=
+
+# ---- TAP core -----------------------------------------------------------------------------------
+
+# Prints each line of stdin as a TAP diagnostic on stderr (which prove always shows).
+say_diag () {
+	sed 's/^/# /' >&2
+}
+
+skip_all () {
+	# CI must have every tool: there a skip is a failure (.ci/run sets TEST_NO_SKIP).
+	[ -z "${TEST_NO_SKIP:-}" ] || bail_out "cannot skip in CI: $1"
+	echo "1..0 # SKIP $1"
+	test_done_ok=1
+	exit 0
+}
+
+# Stops the file with reason $1, after showing what the fixtures said (fixture.log).
+bail_out () {
+	[ ! -s "$TRASH/fixture.log" ] || tail -n 20 "$TRASH/fixture.log" | say_diag
+	echo "Bail out! $TEST_NAME: $1"
+	exit 1
+}
+
+# Runs body $2 in a subshell inside the trash dir, output to test.log; prints ok / not ok $1.
+test_expect_success () {
+	_test_run "$1" "$2" && return 0
+	test_failed=$((test_failed + 1))
+}
+
+# Like test_expect_success for a known bug: reported as TODO, never counted as a failure.
+test_expect_failure () {
+	_test_run "$1" "$2" "# TODO known breakage"
+	return 0
+}
+
+_test_run () {
+	local title=$1 body=$2 todo=${3:-} start
+	test_count=$((test_count + 1))
+	start=$(wc -l <"$TRASH/test.log")
+	echo "=== $test_count - $title" >>"$TRASH/test.log"
+	if (cd "$TRASH" && eval "$body") </dev/null >>"$TRASH/test.log" 2>&1; then
+		echo "ok $test_count - $title${todo:+ $todo vanished}"
+		return 0
+	fi
+	echo "not ok $test_count - $title${todo:+ $todo}"
+	[ -z "$todo" ] || return 1
+	{
+		echo "failed: $title"
+		printf '%s\n' "$body" | sed '/^[[:space:]]*$/d'
+		echo "--- output (test.log, last 30 lines):"
+		sed -n "$((start + 2)),\$p" "$TRASH/test.log" | tail -n 30
+	} | say_diag
+	return 1
+}
+
+# Turns off the automatic "app log has no error: lines" check, for files that provoke errors.
+allow_app_errors () {
+	app_errors_allowed=1
+}
+
+# Stops the services so their shutdown is checked too, runs the automatic checks, prints the
+# plan and exits non-zero if anything failed.
+test_done () {
+	if [ -n "$NGINX_PID" ]; then
+		svc_nginx_stop "$TRASH/nginx" 2>>"$TRASH/fixture.log"
+		NGINX_PID=
+	fi
+	if [ -n "$POOL_PID" ]; then
+		test_expect_success 'the FastCGI pool stops within 5 s of TERM' '
+			svc_pool_stop "$TRASH/pool.pid"
+		'
+		POOL_PID=
+		if [ -z "$app_errors_allowed" ]; then
+			test_expect_success 'app log has no error: lines' '
+				! grep -n "error:" app.log
+			'
+		fi
+	fi
+	if [ -e "$TRASH/nginx/nginx.conf" ]; then
+		test_expect_success 'nginx error.log has no [alert], [crit] or [emerg] lines' '
+			! grep -nE "\[(alert|crit|emerg)\]" nginx/error.log
+		'
+	fi
+	echo "1..$test_count"
+	if [ "$test_failed" -gt 0 ]; then
+		echo "$test_failed of $test_count failed; files kept in $TRASH" | say_diag
+		exit 1
+	fi
+	test_done_ok=1
+	exit 0
+}
+
+# Each stop is a no-op when its PID file names no live process of the right program, so this
+# also catches a fixture that bailed out half-started.
+_cleanup () {
+	svc_nginx_stop "$TRASH/nginx"
+	svc_pool_stop "$TRASH/pool.pid"
+	if [ -n "$DB_SHARED" ]; then
+		svc_sql "$DB_SOCKET" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
+	else
+		svc_db_stop "${DB_SOCKET:-}" "$TRASH/db/db.pid"
+	fi
+	[ -z "$SOCK_DIR" ] || rm -rf "$SOCK_DIR"
+	if [ -n "$test_done_ok" ] && [ -z "${TEST_KEEP:-}" ]; then
+		cd "$TOP" && rm -rf "$TRASH"
+	fi
+}
+
+# ---- Fixtures (call at top level, not inside test bodies, so the PIDs are kept) -----------------
+# Their stderr goes to $TRASH/fixture.log, which bail_out shows.
+
+# 20000 + 4 x file number + $1: 0 for the FastCGI pool, 1 for nginx, 2 and 3 spare.
+test_port () {
+	echo $((20000 + 4 * TEST_NUMBER + $1))
+}
+
+# Polls command "$2 ..." every 0.1 s until it succeeds, at most $1 tenths of a second.
+poll_until () {
+	local max=$1 i=0
+	shift
+	until "$@"; do
+		[ "$i" -lt "$max" ] || { echo "still failing after $((max / 10)) s: $*" >&2; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+_start_private_db () {
+	# A small buffer pool and redo log: a test database holds a few rows, and prove -j runs
+	# several servers at once.
+	DB_PID=$(svc_db_start "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "" \
+		--innodb-buffer-pool-size=32M --innodb-log-file-size=8M 2>>"$TRASH/fixture.log") ||
+		bail_out "mariadbd did not start"
+}
+
+# A database with the schema, the seed and root's password $ROOT_PASSWORD: a fresh database on
+# the shared server of $TEST_DB_SOCKET (dropped at exit), otherwise, or with --private, a
+# private server in the trash dir (needed to stop and restart it).
+start_db () {
+	local name
+	if [ "${1:-}" != --private ] && [ -n "${TEST_DB_SOCKET:-}" ]; then
+		DB_SOCKET=$TEST_DB_SOCKET
+		name=$(echo "$TEST_NAME" | tr -c 'A-Za-z0-9\n' _)
+		DB_NAME=t_${name}_$$
+		svc_db_ping "$DB_SOCKET" || bail_out "no MariaDB answers on TEST_DB_SOCKET=$DB_SOCKET"
+		DB_SHARED=1
+	else
+		DB_SOCKET=$TRASH/db.sock
+		if [ "${#DB_SOCKET}" -gt 100 ]; then
+			SOCK_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
+			DB_SOCKET=$SOCK_DIR/db.sock
+		fi
+		DB_NAME=cms
+		svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
+			bail_out "mariadb-install-db failed"
+		_start_private_db
+	fi
+	svc_sql "$DB_SOCKET" -e "CREATE DATABASE \`$DB_NAME\`
+		CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci" 2>>"$TRASH/fixture.log" ||
+		bail_out "cannot create database $DB_NAME"
+	svc_db_load "$DB_SOCKET" "$DB_NAME" "$TOP" 2>>"$TRASH/fixture.log" ||
+		bail_out "cannot load sql/ into $DB_NAME"
+	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
+	svc_db_set_root_password "$DB_SOCKET" "$DB_NAME" "$APP_BIN" "$ROOT_PASSWORD" \
+		2>>"$TRASH/fixture.log" || bail_out "cannot set root's password"
+}
+
+# Stops the private server of start_db --private (cleanly, like an operator would).
+stop_db () {
+	[ -n "$DB_PID" ] || bail_out "stop_db needs start_db --private"
+	svc_db_stop "$DB_SOCKET" "$TRASH/db/db.pid" 2>>"$TRASH/fixture.log" ||
+		bail_out "mariadbd did not stop cleanly"
+	DB_PID=
+}
+
+# Starts the private server again on the same datadir and socket.
+restart_db () {
+	[ -d "$TRASH/db/data" ] && [ -z "$DB_SHARED" ] || bail_out "restart_db needs start_db --private"
+	[ -z "$DB_PID" ] || stop_db
+	_start_private_db
+}
+
+# Writes $TRASH/cms.conf (test defaults, each replaced by a key=value argument of the same key)
+# and starts the pool on test_port 0. Readiness is checked by start_nginx, through nginx.
+start_app () {
+	local kv key conf=$TRASH/cms.conf workers
+	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
+	[ -n "${DB_NAME:-}" ] || bail_out "start_app needs start_db first"
+	APP_PORT=$(test_port 0)
+	svc_port_free "$APP_PORT" || bail_out "port $APP_PORT is already in use"
+	{
+		echo "# written by t/lib.sh start_app"
+		echo "workers = 2"
+		echo "db_socket = $DB_SOCKET"
+		echo "db_user = $svc_db_admin"
+		echo "db_name = $DB_NAME"
+		echo "jwt_secret = $(svc_random_hex 32)"
+		echo "log_file = $TRASH/app.log"
+		echo "message_file = $TOP/conf/code-message.properties"
+	} >"$conf"
+	for kv in "$@"; do
+		key=${kv%%=*}
+		case $kv in [a-z]*=*) ;; *) bail_out "start_app: not key=value: $kv" ;; esac
+		sed -i "/^$key = /d" "$conf"
+		echo "$key = ${kv#*=}" >>"$conf"
+	done
+	chmod 600 "$conf"
+	"$APP_BIN" -c "$conf" -t >>"$TRASH/fixture.log" 2>&1 ||
+		bail_out "$APP_BIN -c cms.conf -t rejects the test configuration"
+	workers=$("$APP_BIN" -c "$conf" --get workers 2>>"$TRASH/fixture.log") ||
+		bail_out "cannot read workers from cms.conf"
+	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_PORT" "$workers" "$TRASH/app.log" "$TRASH" \
+		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
+}
+
+# Starts nginx with the shipped nginx/cms-fcgi.conf on test_port 1 and waits (at most 10 s) until
+# GET /healthz answers 200 through it.
+start_nginx () {
+	HTTP_PORT=$(test_port 1)
+	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
+	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "${APP_PORT:-$(test_port 0)}" "$TOP" ||
+		bail_out "cannot write nginx.conf"
+	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
+		bail_out "nginx did not start"
+	svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 100 "$NGINX_PID" 2>>"$TRASH/fixture.log" || {
+		{
+			echo "--- app.log:"
+			tail -n 15 "$TRASH/app.log" 2>/dev/null
+			echo "--- nginx/error.log:"
+			tail -n 5 "$TRASH/nginx/error.log"
+		} >>"$TRASH/fixture.log"
+		bail_out "GET /healthz through nginx did not answer 200"
+	}
+}
+
+# PIDs of the pool's workers (children of multiwatch), sorted, space-separated.
+pool_workers () {
+	svc_children "$POOL_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'
+}
+
+# ---- HTTP and assertions (each checks one thing and says why it failed) -------------------------
+
+db_exec () {
+	if [ $# -gt 0 ]; then
+		svc_sql "$DB_SOCKET" -N -B "$DB_NAME" -e "$1"
+	else
+		svc_sql "$DB_SOCKET" -N -B "$DB_NAME"
+	fi
+}
+
+# http METHOD PATH [BODY [CURL_ARGS...]]: leaves status, headers and body in $TRASH. BODY "@file"
+# sends a file; a BODY sets Content-Type: application/json; a non-empty $TOKEN is sent as a
+# bearer token. Fails only on transport errors, never because of the status.
+http () {
+	local method=$1 path=$2 body=
+	shift 2
+	if [ $# -gt 0 ]; then
+		body=$1
+		shift
+	fi
+	if [ -n "$body" ]; then
+		case $body in
+		@*) set -- --data-binary "$body" "$@" ;;
+		*) set -- --data-raw "$body" "$@" ;;
+		esac
+		set -- -H 'Content-Type: application/json' "$@"
+	fi
+	[ -z "${TOKEN:-}" ] || set -- -H "Authorization: Bearer $TOKEN" "$@"
+	case $method in
+	HEAD) set -- --head "$@" ;;
+	*) set -- --request "$method" "$@" ;;
+	esac
+	rm -f "$TRASH/status" "$TRASH/headers" "$TRASH/body"
+	echo "> $method $path${body:+ $body}" >&2
+	curl --silent --show-error --max-time 5 --globoff --path-as-is \
+		--output "$TRASH/body" --dump-header "$TRASH/headers" --write-out '%{http_code}\n' \
+		"$@" "http://127.0.0.1:$HTTP_PORT$path" >"$TRASH/status"
+}
+
+_show_response () {
+	{
+		echo "< status $(cat "$TRASH/status" 2>/dev/null)"
+		head -c 2000 "$TRASH/body" 2>/dev/null
+		echo
+	} >&2
+}
+
+expect_status () {
+	local got
+	got=$(cat "$TRASH/status" 2>/dev/null)
+	[ "$got" = "$1" ] && return 0
+	echo "expected status $1, got $got" >&2
+	_show_response
+	return 1
+}
+
+# expect_header NAME REGEX: a header NAME (any case) whose value matches the extended REGEX.
+expect_header () {
+	tr -d '\r' <"$TRASH/headers" | awk -v n="$1" -v re="$2" '
+		{ i = index($0, ":") }
+		i > 0 && tolower(substr($0, 1, i - 1)) == tolower(n) {
+			v = substr($0, i + 1); sub(/^[ \t]+/, "", v)
+			if (v ~ re) found = 1
+		}
+		END { exit !found }' && return 0
+	echo "expected a header $1 matching /$2/; headers:" >&2
+	tr -d '\r' <"$TRASH/headers" >&2
+	return 1
+}
+
+# expect_json FILTER EXPECTED: `jq -r FILTER` of the body equals EXPECTED.
+expect_json () {
+	local got
+	got=$(jq -r "$1" "$TRASH/body" 2>&1) && [ "$got" = "$2" ] && return 0
+	echo "expected $1 to be '$2', got '$got'" >&2
+	_show_response
+	return 1
+}
+
+# expect_json_true EXPR: `jq -e EXPR` of the body is true (neither false nor null).
+expect_json_true () {
+	jq -e "$1" "$TRASH/body" >/dev/null 2>&1 && return 0
+	echo "expected $1 to hold" >&2
+	_show_response
+	return 1
+}
+
+# expect_body_file FILE: the body is the JSON of FILE, key order and layout aside.
+expect_body_file () {
+	jq -S . "$1" >"$TRASH/expect.json" || { echo "$1 is not JSON" >&2; return 1; }
+	jq -S . "$TRASH/body" >"$TRASH/actual.json" 2>&1 || {
+		echo "the body is not JSON" >&2
+		_show_response
+		return 1
+	}
+	diff -u "$TRASH/expect.json" "$TRASH/actual.json" >&2
+}
+
+# expect_db SQL EXPECTED: the rows of SQL (tab-separated columns, one row a line) equal EXPECTED.
+expect_db () {
+	local got
+	got=$(db_exec "$1") && [ "$got" = "$2" ] && return 0
+	echo "expected '$1' to give '$2', got '$got'" >&2
+	return 1
+}
+
+# login USER PASSWORD: sets TOKEN and REFRESH_TOKEN from POST /cms/user/login.
+login () {
+	local body
+	body=$(jq -nc --arg u "$1" --arg p "$2" '{username: $u, password: $p}') &&
+	TOKEN= &&
+	http POST /cms/user/login "$body" &&
+	expect_status 200 &&
+	TOKEN=$(jq -r '.access_token // empty' "$TRASH/body") &&
+	REFRESH_TOKEN=$(jq -r '.refresh_token // empty' "$TRASH/body") &&
+	[ -n "$TOKEN" ] && [ -n "$REFRESH_TOKEN" ] || {
+		echo "login as $1 gave no tokens" >&2
+		return 1
+	}
+}
+
+# ---- On source ----------------------------------------------------------------------------------
+
+for _tool in mariadbd mariadb-install-db mariadb nginx spawn-fcgi multiwatch curl jq; do
+	command -v "$_tool" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin:/sbin
+	command -v "$_tool" >/dev/null 2>&1 || skip_all "$_tool is not installed (scripts/install-deps)"
+done
+unset _tool
+
+rm -rf "$TRASH"
+mkdir -p "$TRASH" || bail_out "cannot create $TRASH"
+: >"$TRASH/test.log"
+cd "$TRASH" || bail_out "cannot enter $TRASH"
+trap _cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
