@@ -1,6 +1,7 @@
 // Admin routes: group creation and reading, permission listing, grants and revocations.
 #include "admin_handlers.h"
 
+#include "behaviour_log.h"
 #include "context.h"
 #include "db.h"
 #include "errors.h"
@@ -88,6 +89,7 @@ Response handle_admin_group_create(const Request &req, Ctx &ctx) {
     if (!id)
         throw ApiError(409, Code::group_name_taken);
     permissions.grant(*id, permission_ids);
+    record_behaviour(req, ctx, 201);
     tx.commit();
     return message(201, Code::group_created, req, ctx);
 }
@@ -104,6 +106,7 @@ Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx) {
     group_or_404(groups, input.group_id);
     require_permissions(permissions, input.permission_ids);
     permissions.grant(input.group_id, input.permission_ids);
+    record_behaviour(req, ctx, 201);
     tx.commit();
     return message(201, Code::permissions_granted, req, ctx);
 }
@@ -116,6 +119,7 @@ Response handle_admin_permission_remove(const Request &req, Ctx &ctx) {
     group_or_404(groups, input.group_id);
     require_permissions(permissions, input.permission_ids);
     permissions.revoke(input.group_id, input.permission_ids);
+    record_behaviour(req, ctx, 200);
     tx.commit();
     return message(200, Code::permissions_removed, req, ctx);
 }

@@ -1,8 +1,10 @@
 // Book routes: the validation rules and texts of api.md §4 and the responses they produce.
 #include "book_handlers.h"
 
+#include "behaviour_log.h"
 #include "book_store.h"
 #include "context.h"
+#include "db.h"
 #include "errors.h"
 #include "handler_util.h"
 #include "request.h"
@@ -95,8 +97,11 @@ Response handle_book_update(const Request &req, Ctx &ctx) {
 
 Response handle_book_delete(const Request &req, Ctx &ctx) {
     int64_t id = validate::path_id(req.params.at(0));
+    db::Transaction tx(ctx.db);
     if (!BookStore(ctx.db).remove(id))
         throw book_not_found();
+    record_behaviour(req, ctx, 200);
+    tx.commit();
     return message(200, Code::book_deleted, req, ctx);
 }
 

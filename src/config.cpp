@@ -53,6 +53,14 @@ const Key k_keys[] = {
     CMS_LIST(cors_allowed_origins, "*"),
     CMS_TEXT(message_file, "conf/code-message.properties"),
     CMS_TEXT(log_file, ""),
+    CMS_TEXT(file_store_dir, "var/assets"),
+    CMS_TEXT(file_public_url, "http://127.0.0.1:8080/assets/"),
+    CMS_INT(file_single_limit, 2097152, 1, 67108864),
+    CMS_INT(file_max_count, 10, 1, 100),
+    CMS_INT(file_total_limit, 10485760, 1024, 67108864),
+    CMS_LIST(file_extensions, ".jpg .jpeg .png .gif"),
+    CMS_INT(login_max_failures, 10, 1, 100000),
+    CMS_INT(login_failure_window, 300, 1, 86400),
 };
 
 #undef CMS_TEXT
@@ -100,9 +108,6 @@ std::string set_value(Config &config, const Key &key, const std::string &value) 
         std::istringstream in(value);
         for (std::string item; in >> item;)
             items.push_back(item);
-        // "*" alone means any origin, which is the empty list.
-        if (items.size() == 1 && items[0] == "*")
-            items.clear();
         config.*key.list = items;
         return {};
     }
@@ -217,8 +222,6 @@ std::string config_value(const Config &config, const std::string &name) {
         return std::to_string(config.*key->integer);
     case KeyType::list: {
         const std::vector<std::string> &items = config.*key->list;
-        if (items.empty())
-            return "*";
         std::string out;
         for (const std::string &item : items)
             out += (out.empty() ? "" : " ") + item;

@@ -29,9 +29,19 @@ struct Config {
 
     int64_t max_body_bytes = 1048576;
     int64_t json_max_depth = 32;
-    std::vector<std::string> cors_allowed_origins; // empty means any origin
+    std::vector<std::string> cors_allowed_origins; // "*" among them allows any origin
     std::string message_file;
     std::string log_file;
+
+    std::string file_store_dir;               // uploads are stored below it
+    std::string file_public_url;              // where the web server serves file_store_dir
+    int64_t file_single_limit = 2097152;      // bytes per file
+    int64_t file_max_count = 10;              // files per request
+    int64_t file_total_limit = 10485760;      // body cap of the upload route
+    std::vector<std::string> file_extensions; // allowed, with the dot, compared case-insensitively
+
+    int64_t login_max_failures = 10;   // per username and per client address ...
+    int64_t login_failure_window = 300; // ... within this many seconds
 };
 
 // A configuration that cannot be used; what() names the file, line and key.

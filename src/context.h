@@ -10,6 +10,7 @@ namespace cms {
 
 struct Config;
 class Messages;
+struct Route;
 namespace db {
 class Connection;
 }
@@ -29,7 +30,8 @@ struct Ctx {
     const Config &config;
     const Messages &messages;
     db::Connection &db;
-    std::optional<Principal> user;
+    const Route *route = nullptr;  // the matched route
+    std::optional<Principal> user; // set by authorize() for every route but the public ones
 };
 
 } // namespace cms

@@ -45,9 +45,9 @@ bool origin_allowed(const Config &config, const std::string &origin) {
 }
 
 void add_cors_headers(const Config &config, const Request &req, Response &res) {
-    if (config.cors_allowed_origins.empty()) {
+    if (origin_allowed(config, "*")) {
         res.header("Access-Control-Allow-Origin", "*");
-    } else if (origin_allowed(config, req.origin)) {
+    } else if (!req.origin.empty() && origin_allowed(config, req.origin)) {
         res.header("Access-Control-Allow-Origin", req.origin);
         res.header("Vary", "Origin");
     }
@@ -64,7 +64,9 @@ Response preflight(const Request &req, const Router::Match &match) {
     return res;
 }
 
-Response dispatch(Service &svc, Request &req, Ctx &ctx) {
+// Match, then read the body (its cap depends on the route), then authorize and run the handler.
+Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param,
+                  const BodyReader &reader) {
     Router::Match match = svc.router.match(req.method, req.path);
     if (!match.path_known)
         throw ApiError(404, Code::not_found);
@@ -72,7 +74,10 @@ Response dispatch(Service &svc, Request &req, Ctx &ctx) {
         return preflight(req, match);
     if (match.route == nullptr)
         throw ApiError(405, Code::method_not_allowed).header("Allow", match.allow);
+    int64_t cap = match.route->upload ? svc.config.file_total_limit : svc.config.max_body_bytes;
+    read_request_body(req, param, reader, static_cast<size_t>(cap));
     req.params = std::move(match.params);
+    ctx.route = match.route;
     authorize(*match.route, req, ctx);
     return match.route->handler(req, ctx);
 }
@@ -89,20 +94,14 @@ bool is_transient(const db::DbError &e) {
     return e.lost() || e.errnum == ER_LOCK_WAIT_TIMEOUT || e.errnum == ER_LOCK_DEADLOCK;
 }
 
-// Reads the body, dispatches, and turns every failure into an envelope. A read that lost the
-// connection before writing anything is retried once on a fresh connection.
+// Dispatches and turns every failure into an envelope. A request that lost the connection
+// before writing anything is retried once on a fresh connection (its body is read already).
 Response answer(Service &svc, Request &req, const ParamLookup &param, const BodyReader &reader) {
-    bool body_read = false;
     for (int attempt = 0;; ++attempt) {
-        Ctx ctx{svc.config, svc.messages, svc.db, std::nullopt};
+        Ctx ctx{svc.config, svc.messages, svc.db, nullptr, std::nullopt};
         try {
-            if (!body_read) {
-                body_read = true;
-                read_request_body(req, param, reader,
-                                  static_cast<size_t>(svc.config.max_body_bytes));
-            }
             svc.db.begin_request();
-            return dispatch(svc, req, ctx);
+            return dispatch(svc, req, ctx, param, reader);
         } catch (const ApiError &e) {
             return error_response(svc, req, e);
         } catch (const db::DbError &e) {

@@ -107,6 +107,9 @@ Request read_request_head(const ParamLookup &param) {
 
 void read_request_body(Request &req, const ParamLookup &param, const BodyReader &reader,
                        size_t max_bytes) {
+    if (req.body_read)
+        return;
+    req.body_read = true;
     const char *length_text = param("CONTENT_LENGTH");
     if (length_text == nullptr || *length_text == '\0')
         return;

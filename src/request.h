@@ -27,6 +27,7 @@ struct Request {
     std::string remote_addr;
     std::string request_headers; // Access-Control-Request-Headers of a preflight
     std::string body;
+    bool body_read = false;          // read_request_body ran (a retried request reads no more)
     std::vector<std::string> params; // path parameters captured by the router, in order
     std::chrono::steady_clock::time_point started;
 
@@ -43,8 +44,8 @@ struct Request {
 // Builds the request line and headers from the parameters; never throws, reads no body.
 Request read_request_head(const ParamLookup &param);
 
-// Reads the body announced by CONTENT_LENGTH into req.body; throws ApiError 413 when it exceeds
-// max_bytes (before reading) and 400 when CONTENT_LENGTH is not a number.
+// Reads the body announced by CONTENT_LENGTH into req.body, once; throws ApiError 413 when it
+// exceeds max_bytes (before reading) and 400 when CONTENT_LENGTH is not a number.
 void read_request_body(Request &req, const ParamLookup &param, const BodyReader &reader,
                        size_t max_bytes);
 

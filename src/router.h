@@ -30,6 +30,11 @@ struct Route {
     Access access;
     Permission permission;
     Handler handler;
+    // Behaviour-log message written by the handler with the change it records (behaviour_log.h);
+    // {user.username}, {user.nickname}, {user.email} and {user.id} are replaced.
+    const char *log = nullptr;
+    // The body may be as large as file_total_limit rather than max_body_bytes.
+    bool upload = false;
 };
 
 class Router {

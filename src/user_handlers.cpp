@@ -4,6 +4,8 @@
 #include <regex>
 
 #include "auth.h"
+#include "behaviour_log.h"
+#include "config.h"
 #include "context.h"
 #include "db.h"
 #include "errors.h"
@@ -14,6 +16,7 @@
 #include "representation.h"
 #include "request.h"
 #include "response.h"
+#include "throttle_store.h"
 #include "user_store.h"
 #include "validate.h"
 
@@ -54,6 +57,15 @@ std::string new_password(const Json::Value &body, const char *field, validate::P
     return pw;
 }
 
+// 429/10140 while the username or the client address has too many recent failures.
+void refuse_if_throttled(const std::string &username, const std::string &address, Ctx &ctx) {
+    ThrottleStore throttle(ctx.db);
+    int64_t window = ctx.config.login_failure_window;
+    if (throttle.username_failures(username, window) >= ctx.config.login_max_failures ||
+        throttle.address_failures(address, window) >= ctx.config.login_max_failures)
+        throw ApiError(429, Code::too_many_requests);
+}
+
 Json::Value user_permissions_json(const std::vector<PermissionRow> &rows) {
     Json::Value by_module = Json::Value(Json::objectValue);
     for (const PermissionRow &row : rows) {
@@ -84,19 +96,25 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     std::string password = validate::required_text(body, "password", k_max_login_password,
                                                    "密码不可为空", k_password_text, problems);
     problems.check();
+    refuse_if_throttled(username, req.remote_addr, ctx);
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
-    if (!identity) {
-        password::verify(password, dummy_hash());
+    // Unknown user and wrong password look alike, down to the time a hash takes.
+    bool ok = password::verify(password, identity ? identity->credential : dummy_hash());
+    std::optional<Principal> user;
+    if (ok && identity)
+        user = users.find_principal(identity->user_id);
+    if (!user) {
+        ThrottleStore(ctx.db).record_failure(username, req.remote_addr,
+                                             ctx.config.login_failure_window);
         throw ApiError(401, Code::login_failed);
     }
-    if (!password::verify(password, identity->credential))
-        throw ApiError(401, Code::login_failed);
+    db::Transaction tx(ctx.db);
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, password::hash(password));
-    std::optional<Principal> user = users.find_principal(identity->user_id);
-    if (!user)
-        throw ApiError(401, Code::login_failed);
+    ThrottleStore(ctx.db).clear_username(username);
+    record_behaviour(req, ctx, 200, *user);
+    tx.commit();
     return Response::json(200, issue_tokens(ctx.config, *user, now_seconds()));
 }
 
@@ -148,6 +166,7 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
         throw ApiError(409, users.username_taken(user.username) ? Code::username_taken
                                                                 : Code::email_taken);
     groups.add_user(*id, group_ids);
+    record_behaviour(req, ctx, 201);
     tx.commit();
     return message(201, Code::user_registered, req, ctx);
 }
@@ -187,8 +206,11 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
     if (!identity || !password::verify(old_password, identity->credential))
         throw ApiError(400, Code::old_password_wrong);
+    db::Transaction tx(ctx.db);
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);
+    record_behaviour(req, ctx, 200);
+    tx.commit();
     return message(200, Code::password_changed, req, ctx);
 }
 

@@ -59,11 +59,9 @@ void UserStore::rehash(int64_t identity_id, const std::string &credential) {
 }
 
 bool UserStore::set_password(int64_t user_id, const std::string &credential) {
-    db::Transaction tx(db_);
     if (db_.statement(k_sql_bump_credential_version).execute({user_id}).affected_rows() != 1)
         return false;
     db_.statement(k_sql_update_user_credentials).execute({credential, user_id});
-    tx.commit();
     return true;
 }
 

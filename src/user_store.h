@@ -38,7 +38,8 @@ class UserStore {
     // Replaces one identity's hash without touching the credential version (re-hash on login).
     void rehash(int64_t identity_id, const std::string &credential);
     // Sets the hash of every password identity of the user and bumps its credential version,
-    // which invalidates tokens issued before; false when the user is not live. Transactional.
+    // which invalidates tokens issued before; false when the user is not live. Call inside a
+    // transaction.
     bool set_password(int64_t user_id, const std::string &credential);
     bool username_taken(const std::string &username);
     bool email_taken(const std::string &email);

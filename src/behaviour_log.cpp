@@ -1,0 +1,78 @@
+// Behaviour log rendering and writing.
+#include "behaviour_log.h"
+
+#include "context.h"
+#include "log_store.h"
+#include "request.h"
+#include "router.h"
+
+namespace cms {
+
+namespace {
+
+std::string html_escape(const std::string &text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string placeholder_value(const std::string &name, const Principal &user) {
+    if (name == "user.username")
+        return user.username;
+    if (name == "user.nickname")
+        return user.nickname.value_or("");
+    if (name == "user.email")
+        return user.email.value_or("");
+    if (name == "user.id")
+        return std::to_string(user.id);
+    return {};
+}
+
+} // namespace
+
+std::string render_log_template(const std::string &tmpl, const Principal &user) {
+    std::string out;
+    size_t pos = 0;
+    while (pos < tmpl.size()) {
+        size_t open = tmpl.find('{', pos);
+        size_t close = open == std::string::npos ? open : tmpl.find('}', open);
+        if (close == std::string::npos) {
+            out.append(tmpl, pos, std::string::npos);
+            break;
+        }
+        out.append(tmpl, pos, open - pos);
+        out += html_escape(placeholder_value(tmpl.substr(open + 1, close - open - 1), user));
+        pos = close + 1;
+    }
+    return out;
+}
+
+void record_behaviour(const Request &req, Ctx &ctx, int status, const Principal &user) {
+    if (ctx.route == nullptr || ctx.route->log == nullptr)
+        return;
+    LogEntry entry;
+    entry.message = render_log_template(ctx.route->log, user);
+    entry.user_id = user.id;
+    entry.username = user.username;
+    entry.status_code = status;
+    entry.method = req.method;
+    entry.path = req.path;
+    entry.permission = ctx.route->permission.name != nullptr ? ctx.route->permission.name : "";
+    LogStore(ctx.db).write(entry);
+}
+
+void record_behaviour(const Request &req, Ctx &ctx, int status) {
+    record_behaviour(req, ctx, status, *ctx.user);
+}
+
+} // namespace cms
