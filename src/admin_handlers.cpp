@@ -1,4 +1,5 @@
-// Admin routes: group creation and reading, permission listing, grants and revocations.
+// Admin routes on groups and permissions: the root/guest/has-users rules, grants and revocations
+// checked against live groups and mounted permissions, each change logged in its transaction.
 #include "admin_handlers.h"
 
 #include "behaviour_log.h"
@@ -54,7 +55,71 @@ GroupPermissions group_permissions_body(const Request &req, const Ctx &ctx) {
     return {*group_id, *ids};
 }
 
+// name (required, 1..60) and info (optional, at most 255) of a group body.
+struct GroupFields {
+    std::string name;
+    std::optional<std::string> info;
+};
+
+GroupFields group_fields(const Json::Value &body, validate::Problems &problems) {
+    GroupFields f;
+    f.name = validate::required_text(body, "name", 60, "请输入分组名称", "分组名称不可超过60字符",
+                                     problems);
+    f.info = validate::optional_text(body, "info", 255, "分组描述不可超过255字符", problems);
+    return f;
+}
+
+// Grants ids to the group after checking both exist, and writes the log row; caller commits.
+void grant_checked(const Request &req, Ctx &ctx, int64_t group_id, const std::vector<int64_t> &ids) {
+    GroupStore groups(ctx.db);
+    PermissionStore permissions(ctx.db);
+    group_or_404(groups, group_id);
+    require_permissions(permissions, ids);
+    permissions.grant(group_id, ids);
+    record_behaviour(req, ctx, 201);
+}
+
 } // namespace
+
+Response handle_admin_group_page(const Request &req, Ctx &ctx) {
+    validate::Page page = validate::page_query(req);
+    int64_t total = 0;
+    std::vector<Group> groups = GroupStore(ctx.db).page(page.page, page.count, total);
+    return Response::json(200, page_json(groups_json(groups), total, page));
+}
+
+Response handle_admin_group_update(const Request &req, Ctx &ctx) {
+    int64_t id = validate::path_id(req.params.at(0));
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    GroupFields f = group_fields(body, problems);
+    problems.check();
+    GroupStore groups(ctx.db);
+    db::Transaction tx(ctx.db);
+    group_or_404(groups, id);
+    if (!groups.update(id, f.name, f.info))
+        throw ApiError(409, Code::group_name_taken);
+    record_behaviour(req, ctx, 200);
+    tx.commit();
+    return message(200, Code::group_updated, req, ctx);
+}
+
+Response handle_admin_group_delete(const Request &req, Ctx &ctx) {
+    int64_t id = validate::path_id(req.params.at(0));
+    GroupStore groups(ctx.db);
+    db::Transaction tx(ctx.db);
+    Group group = group_or_404(groups, id);
+    if (group.level == k_level_root)
+        throw ApiError(403, Code::root_group_undeletable);
+    if (group.level == k_level_guest)
+        throw ApiError(403, Code::guest_group_undeletable);
+    if (groups.has_users(id))
+        throw ApiError(409, Code::group_has_users);
+    groups.remove(id);
+    record_behaviour(req, ctx, 200);
+    tx.commit();
+    return message(200, Code::group_deleted, req, ctx);
+}
 
 Response handle_admin_group_all(const Request &, Ctx &ctx) {
     return Response::json(200, groups_json(GroupStore(ctx.db).all_but_root()));
@@ -74,10 +139,7 @@ Response handle_admin_group_get(const Request &req, Ctx &ctx) {
 Response handle_admin_group_create(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
-    std::string name = validate::required_text(body, "name", 60, "请输入分组名称",
-                                               "分组名称不可超过60字符", problems);
-    std::optional<std::string> info =
-        validate::optional_text(body, "info", 255, "分组描述不可超过255字符", problems);
+    GroupFields f = group_fields(body, problems);
     std::vector<int64_t> permission_ids =
         validate::id_list_member(body, "permission_ids", k_permission_ids_text, problems)
             .value_or(std::vector<int64_t>());
@@ -85,7 +147,7 @@ Response handle_admin_group_create(const Request &req, Ctx &ctx) {
     PermissionStore permissions(ctx.db);
     db::Transaction tx(ctx.db);
     require_permissions(permissions, permission_ids);
-    std::optional<int64_t> id = GroupStore(ctx.db).insert(name, info);
+    std::optional<int64_t> id = GroupStore(ctx.db).insert(f.name, f.info);
     if (!id)
         throw ApiError(409, Code::group_name_taken);
     permissions.grant(*id, permission_ids);
@@ -100,13 +162,26 @@ Response handle_admin_permission_list(const Request &, Ctx &ctx) {
 
 Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx) {
     GroupPermissions input = group_permissions_body(req, ctx);
-    GroupStore groups(ctx.db);
-    PermissionStore permissions(ctx.db);
     db::Transaction tx(ctx.db);
-    group_or_404(groups, input.group_id);
-    require_permissions(permissions, input.permission_ids);
-    permissions.grant(input.group_id, input.permission_ids);
-    record_behaviour(req, ctx, 201);
+    grant_checked(req, ctx, input.group_id, input.permission_ids);
+    tx.commit();
+    return message(201, Code::permissions_granted, req, ctx);
+}
+
+Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    std::optional<int64_t> group_id =
+        validate::id_member(body, "group_id", "分组id必须为正整数", problems);
+    if (!group_id)
+        problems.add("group_id", "分组id不可为空");
+    std::optional<int64_t> permission_id =
+        validate::id_member(body, "permission_id", k_permission_ids_text, problems);
+    if (!permission_id)
+        problems.add("permission_id", "权限id不可为空");
+    problems.check();
+    db::Transaction tx(ctx.db);
+    grant_checked(req, ctx, *group_id, {*permission_id});
     tx.commit();
     return message(201, Code::permissions_granted, req, ctx);
 }

@@ -1,4 +1,4 @@
-// Admin routes under /cms/admin (api.md §5, survey §4.7–§4.20): groups and permission grants.
+// Admin routes on groups and permissions (api.md §5, survey §4.7, §4.12–§4.20).
 // The admin level is checked by authorize() before any of these runs. No SQL here.
 #pragma once
 
@@ -14,5 +14,9 @@ Response handle_admin_group_create(const Request &req, Ctx &ctx);
 Response handle_admin_permission_list(const Request &req, Ctx &ctx);
 Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx);
 Response handle_admin_permission_remove(const Request &req, Ctx &ctx);
+Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx);
+Response handle_admin_group_page(const Request &req, Ctx &ctx);
+Response handle_admin_group_update(const Request &req, Ctx &ctx);
+Response handle_admin_group_delete(const Request &req, Ctx &ctx);
 
 } // namespace cms

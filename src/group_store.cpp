@@ -27,6 +27,18 @@ constexpr const char *k_sql_insert_user_group =
     "INSERT INTO lin_user_group (user_id, group_id) VALUES (?, ?) "
     "ON DUPLICATE KEY UPDATE group_id = group_id";
 
+constexpr const char *k_sql_count_groups = "SELECT COUNT(*) FROM lin_group WHERE delete_time IS NULL";
+constexpr const char *k_sql_select_group_page =
+    "SELECT id, name, info, level FROM lin_group WHERE delete_time IS NULL ORDER BY id "
+    "LIMIT ? OFFSET ?";
+constexpr const char *k_sql_update_group =
+    "UPDATE lin_group SET name = ?, info = COALESCE(?, info) WHERE id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_delete_group =
+    "UPDATE lin_group SET delete_time = CURRENT_TIMESTAMP(3) WHERE id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_group_has_users =
+    "SELECT 1 FROM lin_user_group ug JOIN lin_user u ON u.id = ug.user_id "
+    "WHERE ug.group_id = ? AND u.delete_time IS NULL LIMIT 1";
+
 Group read_group(const db::Statement &row) {
     return Group{row.integer(0), row.text(1), row.optional_text(2),
                  static_cast<int>(row.integer(3))};
@@ -79,6 +91,31 @@ std::optional<int64_t> GroupStore::insert(const std::string &name,
 void GroupStore::add_user(int64_t user_id, const std::vector<int64_t> &group_ids) {
     for (int64_t group_id : group_ids)
         db_.statement(k_sql_insert_user_group).execute({user_id, group_id});
+}
+
+
+std::vector<Group> GroupStore::page(int64_t page, int64_t count, int64_t &total) {
+    db::Statement &counted = db_.statement(k_sql_count_groups).execute({});
+    total = counted.next() ? counted.integer(0) : 0;
+    return read_groups(db_.statement(k_sql_select_group_page).execute({count, page * count}));
+}
+
+bool GroupStore::update(int64_t id, const std::string &name,
+                        const std::optional<std::string> &info) {
+    try {
+        db_.statement(k_sql_update_group).execute({name, info, id});
+    } catch (const db::DbError &e) {
+        if (e.errnum == ER_DUP_ENTRY)
+            return false;
+        throw;
+    }
+    return true;
+}
+
+void GroupStore::remove(int64_t id) { db_.statement(k_sql_delete_group).execute({id}); }
+
+bool GroupStore::has_users(int64_t id) {
+    return db_.statement(k_sql_group_has_users).execute({id}).next();
 }
 
 } // namespace cms

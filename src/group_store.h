@@ -39,6 +39,14 @@ class GroupStore {
     std::optional<int64_t> insert(const std::string &name, const std::optional<std::string> &info);
     // Links the user to each group (existing links left alone).
     void add_user(int64_t user_id, const std::vector<int64_t> &group_ids);
+    // A page of live groups (root included), by id; total counts them all.
+    std::vector<Group> page(int64_t page, int64_t count, int64_t &total);
+    // Renames the live group; info absent leaves it unchanged. false when the name is taken.
+    bool update(int64_t id, const std::string &name, const std::optional<std::string> &info);
+    // Soft delete of a live group.
+    void remove(int64_t id);
+    // Whether a live user is linked to the group.
+    bool has_users(int64_t id);
 
   private:
     db::Connection &db_;

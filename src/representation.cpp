@@ -1,6 +1,7 @@
 // JSON shapes of groups and permissions.
 #include "representation.h"
 
+#include "config.h"
 #include "group_store.h"
 #include "handler_util.h"
 #include "permission_store.h"
@@ -39,6 +40,14 @@ Json::Value permissions_json(const std::vector<PermissionRow> &permissions) {
     for (const PermissionRow &permission : permissions)
         out.append(permission_json(permission));
     return out;
+}
+
+Json::Value avatar_url(const std::optional<std::string> &avatar, const Config &config) {
+    if (!avatar || avatar->empty())
+        return nullable(avatar);
+    if (avatar->rfind("http://", 0) == 0 || avatar->rfind("https://", 0) == 0)
+        return *avatar;
+    return config.file_public_url + *avatar;
 }
 
 Json::Value permissions_by_module(const std::vector<PermissionRow> &permissions) {

@@ -1,8 +1,6 @@
 // User routes: validation texts of survey §2.4, login with re-hash, registration rules of §4.1.
 #include "user_handlers.h"
 
-#include <regex>
-
 #include "auth.h"
 #include "behaviour_log.h"
 #include "config.h"
@@ -17,14 +15,13 @@
 #include "request.h"
 #include "response.h"
 #include "throttle_store.h"
+#include "user_rules.h"
 #include "user_store.h"
 #include "validate.h"
 
 namespace cms {
 
 namespace {
-
-constexpr const char *k_password_text = "密码长度必须在6~22位之间，包含字符、数字和 _";
 
 // A login password longer than this cannot be one we stored; it is refused without hashing.
 constexpr size_t k_max_login_password = 256;
@@ -33,28 +30,6 @@ constexpr size_t k_max_login_password = 256;
 const std::string &dummy_hash() {
     static const std::string hash = password::hash("cms-fcgi timing equaliser");
     return hash;
-}
-
-bool password_pattern_ok(const std::string &text) {
-    static const std::regex pattern("^[A-Za-z0-9_*&$#@]{6,22}$");
-    return std::regex_match(text, pattern);
-}
-
-bool email_ok(const std::string &text) {
-    static const std::regex pattern(R"(^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$)");
-    return validate::length(text) <= 100 && std::regex_match(text, pattern);
-}
-
-// new_password and confirm_password of register / change_password: pattern and equality.
-std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems) {
-    std::string pw = validate::required_text(body, field, 22, "密码不可为空", k_password_text, problems);
-    if (!pw.empty() && !password_pattern_ok(pw))
-        problems.add(field, k_password_text);
-    std::string confirm = validate::required_text(body, "confirm_password", 22, "确认密码不可为空",
-                                                  "两次输入密码不一致", problems);
-    if (!pw.empty() && !confirm.empty() && pw != confirm)
-        problems.add("confirm_password", "两次输入密码不一致");
-    return pw;
 }
 
 // 429/10140 while the username or the client address has too many recent failures.
@@ -94,7 +69,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     std::string username = validate::required_text(body, "username", 100, "用户名不可为空",
                                                    "用户名长度必须在2~10之间", problems);
     std::string password = validate::required_text(body, "password", k_max_login_password,
-                                                   "密码不可为空", k_password_text, problems);
+                                                   "密码不可为空", "用户名或密码错误", problems);
     problems.check();
     refuse_if_throttled(username, req.remote_addr, ctx);
     UserStore users(ctx.db);
@@ -131,11 +106,7 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
     if (!user.username.empty() && validate::length(user.username) < 2)
         problems.add("username", "用户名长度必须在2~10之间");
     std::string password = new_password(body, "password", problems);
-    user.email = validate::string_member(body, "email", problems);
-    if (user.email && user.email->empty())
-        user.email.reset();
-    if (user.email && !email_ok(*user.email))
-        problems.add("email", "电子邮箱不符合规范，请输入正确的邮箱");
+    user.email = email_member(body, problems);
     std::vector<int64_t> group_ids =
         validate::id_list_member(body, "group_ids", "分组id每一项必须为正整数", problems)
             .value_or(std::vector<int64_t>());
@@ -171,12 +142,41 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
     return message(201, Code::user_registered, req, ctx);
 }
 
+Response handle_user_update(const Request &req, Ctx &ctx) {
+    Json::Value body = parse_json_body(req, ctx);
+    validate::Problems problems;
+    ProfileChange change;
+    change.username = name_member(body, "username", "用户名长度必须在2~10之间", problems);
+    change.nickname = name_member(body, "nickname", "昵称长度必须在2~10之间", problems);
+    change.avatar = validate::optional_text(body, "avatar", 500, "头像链接长度不能超过500字符", problems);
+    change.email = email_member(body, problems);
+    problems.check();
+    db::Transaction tx(ctx.db);
+    ProfileResult result = UserStore(ctx.db).update_profile(ctx.user->id, change);
+    if (result == ProfileResult::username_taken)
+        throw ApiError(409, Code::username_taken);
+    if (result == ProfileResult::email_taken)
+        throw ApiError(409, Code::email_taken);
+    record_behaviour(req, ctx, 200);
+    tx.commit();
+    return message(200, Code::user_updated, req, ctx);
+}
+
+Response handle_user_captcha(const Request &, Ctx &) {
+    // Captcha is off (the default of every Lin CMS backend); the client calls this on every
+    // login page load and shows no captcha box for a null image.
+    Json::Value out(Json::objectValue);
+    out["tag"] = Json::nullValue;
+    out["image"] = Json::nullValue;
+    return Response::json(200, out);
+}
+
 Response handle_user_permissions(const Request &, Ctx &ctx) {
     const Principal &user = *ctx.user;
     Json::Value out(Json::objectValue);
     out["id"] = static_cast<Json::Int64>(user.id);
     out["nickname"] = nullable(user.nickname);
-    out["avatar"] = nullable(user.avatar);
+    out["avatar"] = avatar_url(user.avatar, ctx.config);
     out["admin"] = user.admin;
     out["email"] = nullable(user.email);
     out["permissions"] = user_permissions_json(PermissionStore(ctx.db).of_user(user.id));
@@ -189,7 +189,7 @@ Response handle_user_information(const Request &, Ctx &ctx) {
     out["id"] = static_cast<Json::Int64>(user.id);
     out["username"] = user.username;
     out["nickname"] = nullable(user.nickname);
-    out["avatar"] = nullable(user.avatar);
+    out["avatar"] = avatar_url(user.avatar, ctx.config);
     out["email"] = nullable(user.email);
     out["groups"] = groups_json(GroupStore(ctx.db).of_user(user.id));
     return Response::json(200, out);

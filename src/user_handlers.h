@@ -1,5 +1,5 @@
 // User routes under /cms/user (api.md §3, survey §4.1–§4.6): login, refresh, register,
-// own permissions and information, password change. No SQL here.
+// own profile, permissions and information, password change, captcha. No SQL here.
 #pragma once
 
 namespace cms {
@@ -14,5 +14,7 @@ Response handle_user_register(const Request &req, Ctx &ctx);
 Response handle_user_permissions(const Request &req, Ctx &ctx);
 Response handle_user_information(const Request &req, Ctx &ctx);
 Response handle_user_change_password(const Request &req, Ctx &ctx);
+Response handle_user_update(const Request &req, Ctx &ctx);
+Response handle_user_captcha(const Request &req, Ctx &ctx);
 
 } // namespace cms

@@ -36,6 +36,41 @@ constexpr const char *k_sql_insert_identity =
     "INSERT INTO lin_user_identity (user_id, identity_type, identifier, credential) "
     "VALUES (?, 'USERNAME_PASSWORD', ?, ?)";
 
+constexpr const char *k_sql_count_users =
+    "SELECT COUNT(*) FROM lin_user u WHERE u.delete_time IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM lin_user_group r JOIN lin_group g ON g.id = r.group_id "
+    "WHERE r.user_id = u.id AND g.level = 1) "
+    "AND (? IS NULL OR EXISTS (SELECT 1 FROM lin_user_group m WHERE m.user_id = u.id "
+    "AND m.group_id = ?))";
+constexpr const char *k_sql_select_user_page =
+    "SELECT u.id, u.username, u.nickname, u.avatar, u.email FROM lin_user u "
+    "WHERE u.delete_time IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM lin_user_group r JOIN lin_group g ON g.id = r.group_id "
+    "WHERE r.user_id = u.id AND g.level = 1) "
+    "AND (? IS NULL OR EXISTS (SELECT 1 FROM lin_user_group m WHERE m.user_id = u.id "
+    "AND m.group_id = ?)) ORDER BY u.id LIMIT ? OFFSET ?";
+constexpr const char *k_sql_update_profile =
+    "UPDATE lin_user SET username = COALESCE(?, username), nickname = COALESCE(?, nickname), "
+    "avatar = COALESCE(?, avatar), email = COALESCE(?, email) "
+    "WHERE id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_update_identifier =
+    "UPDATE lin_user_identity SET identifier = ? "
+    "WHERE user_id = ? AND identity_type = 'USERNAME_PASSWORD' AND delete_time IS NULL";
+constexpr const char *k_sql_select_username_of_other =
+    "SELECT 1 FROM lin_user WHERE username = ? AND id <> ? AND delete_time IS NULL";
+constexpr const char *k_sql_select_email_of_other =
+    "SELECT 1 FROM lin_user WHERE email = ? AND id <> ? AND delete_time IS NULL";
+constexpr const char *k_sql_delete_user =
+    "UPDATE lin_user SET delete_time = CURRENT_TIMESTAMP(3), "
+    "credential_version = credential_version + 1 WHERE id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_delete_identities =
+    "UPDATE lin_user_identity SET delete_time = CURRENT_TIMESTAMP(3) "
+    "WHERE user_id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_delete_user_groups = "DELETE FROM lin_user_group WHERE user_id = ?";
+constexpr const char *k_sql_insert_user_group =
+    "INSERT INTO lin_user_group (user_id, group_id) VALUES (?, ?) "
+    "ON DUPLICATE KEY UPDATE group_id = group_id";
+
 } // namespace
 
 std::optional<Principal> UserStore::find_principal(int64_t id) {
@@ -85,6 +120,55 @@ std::optional<int64_t> UserStore::insert(const NewUser &user) {
     }
     db_.statement(k_sql_insert_identity).execute({id, user.username, user.credential});
     return id;
+}
+
+
+std::vector<UserRow> UserStore::page(std::optional<int64_t> group_id, int64_t page, int64_t count,
+                                     int64_t &total) {
+    db::Param group = group_id ? db::Param(*group_id) : db::Param(nullptr);
+    db::Statement &counted = db_.statement(k_sql_count_users).execute({group, group});
+    total = counted.next() ? counted.integer(0) : 0;
+    db::Statement &rows =
+        db_.statement(k_sql_select_user_page).execute({group, group, count, page * count});
+    std::vector<UserRow> users;
+    while (rows.next())
+        users.push_back({rows.integer(0), rows.text(1), rows.optional_text(2),
+                         rows.optional_text(3), rows.optional_text(4)});
+    return users;
+}
+
+ProfileResult UserStore::update_profile(int64_t user_id, const ProfileChange &c) {
+    if (c.username && db_.statement(k_sql_select_username_of_other).execute({*c.username, user_id}).next())
+        return ProfileResult::username_taken;
+    if (c.email && db_.statement(k_sql_select_email_of_other).execute({*c.email, user_id}).next())
+        return ProfileResult::email_taken;
+    try {
+        db_.statement(k_sql_update_profile)
+            .execute({c.username, c.nickname, c.avatar, c.email, user_id});
+    } catch (const db::DbError &e) {
+        // Another worker took the name or email between the check and the update.
+        if (e.errnum == ER_DUP_ENTRY)
+            return c.username && username_taken(*c.username) ? ProfileResult::username_taken
+                                                              : ProfileResult::email_taken;
+        throw;
+    }
+    if (c.username)
+        db_.statement(k_sql_update_identifier).execute({*c.username, user_id});
+    return ProfileResult::ok;
+}
+
+bool UserStore::remove(int64_t user_id) {
+    if (db_.statement(k_sql_delete_user).execute({user_id}).affected_rows() != 1)
+        return false;
+    db_.statement(k_sql_delete_identities).execute({user_id});
+    db_.statement(k_sql_delete_user_groups).execute({user_id});
+    return true;
+}
+
+void UserStore::set_groups(int64_t user_id, const std::vector<int64_t> &group_ids) {
+    db_.statement(k_sql_delete_user_groups).execute({user_id});
+    for (int64_t group_id : group_ids)
+        db_.statement(k_sql_insert_user_group).execute({user_id, group_id});
 }
 
 } // namespace cms

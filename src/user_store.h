@@ -21,6 +21,25 @@ struct LoginIdentity {
     std::string credential;
 };
 
+// A user as the admin list shows it (survey §4.8).
+struct UserRow {
+    int64_t id = 0;
+    std::string username;
+    std::optional<std::string> nickname;
+    std::optional<std::string> avatar;
+    std::optional<std::string> email;
+};
+
+// PUT /cms/user: absent members are left unchanged.
+struct ProfileChange {
+    std::optional<std::string> username;
+    std::optional<std::string> nickname;
+    std::optional<std::string> avatar;
+    std::optional<std::string> email;
+};
+
+enum class ProfileResult { ok, username_taken, email_taken };
+
 struct NewUser {
     std::string username;
     std::optional<std::string> email;
@@ -46,6 +65,18 @@ class UserStore {
     // Inserts the user and its identity; nullopt when the username or email is taken (the
     // database's live unique keys decide). Call inside a transaction.
     std::optional<int64_t> insert(const NewUser &user);
+    // A page of live users that are not in the root group, optionally only members of group_id;
+    // total counts all matching users.
+    std::vector<UserRow> page(std::optional<int64_t> group_id, int64_t page, int64_t count,
+                              int64_t &total);
+    // Applies the change to the live user (and its login identifier when the username changes).
+    // Call inside a transaction.
+    ProfileResult update_profile(int64_t user_id, const ProfileChange &change);
+    // Soft-deletes the user and its identities, removes its group links and bumps its credential
+    // version; false when the user is not live. Call inside a transaction.
+    bool remove(int64_t user_id);
+    // Makes the user's groups exactly group_ids. Call inside a transaction.
+    void set_groups(int64_t user_id, const std::vector<int64_t> &group_ids);
 
   private:
     db::Connection &db_;

@@ -1,0 +1,23 @@
+// Validation rules of user fields shared by the user and the admin handlers (survey §2.4 texts).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <json/json.h>
+
+#include "validate.h"
+
+namespace cms {
+
+// field (new password) and confirm_password: required, ^[A-Za-z0-9_*&$#@]{6,22}$, equal.
+std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems);
+
+// An optional e-mail member: absent or "" → nullopt; a malformed one is a problem.
+std::optional<std::string> email_member(const Json::Value &body, validate::Problems &problems);
+
+// An optional name member (username, nickname) of 2..10 characters.
+std::optional<std::string> name_member(const Json::Value &body, const char *field,
+                                       const char *length_text, validate::Problems &problems);
+
+} // namespace cms
