@@ -20,7 +20,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all check unit test run stop db bench lint clean distclean
+.PHONY: all deps check unit test run stop db bench lint clean distclean
 
 all: $(BIN)
 
@@ -46,8 +46,14 @@ src/%.o: src/%.cpp config.mk
 t/unit/%.o: t/unit/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
 
-# The README's test command: every unit test and every black-box test, through prove.
-check: $(BIN) $(UNIT)
+# Every Debian package needed to build, run and test (a no-op when all are present).
+deps:
+	@scripts/install-deps
+
+# The README's test command: installs what is missing, builds, then every unit test and every
+# black-box test through prove.
+check: deps
+	$(MAKE) $(BIN) $(UNIT)
 	scripts/check
 
 unit: $(UNIT)
@@ -57,15 +63,17 @@ unit: $(UNIT)
 test: $(BIN) $(UNIT)
 	$(PROVE) $(or $(T),t/)
 
-# The README's run command: private MariaDB under var/, the FastCGI pool and nginx on loopback.
-run: $(BIN)
-	scripts/run
+# The README's run command: installs what is missing, builds, then a private MariaDB under var/,
+# the FastCGI pool and nginx on loopback.
+run: deps
+	$(MAKE) $(BIN)
+	@scripts/run
 
 stop:
-	scripts/stop
+	@scripts/stop
 
 db:
-	scripts/db
+	@scripts/db
 
 bench: $(BIN)
 	bench/run
