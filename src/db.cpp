@@ -51,8 +51,18 @@ Statement::Statement(Connection &conn, MYSQL *mysql, const char *sql)
     : conn_(conn), stmt_(mysql_stmt_init(mysql)), sql_(sql) {
     if (stmt_ == nullptr)
         conn_.fail("cannot allocate a statement");
-    if (mysql_stmt_prepare(stmt_, sql, std::strlen(sql)) != 0)
-        fail("cannot prepare statement");
+    if (mysql_stmt_prepare(stmt_, sql, std::strlen(sql)) != 0) {
+        // The destructor does not run for a constructor that throws: close the handle here.
+        std::string text = std::string("cannot prepare statement '") + sql +
+                           "': " + mysql_stmt_error(stmt_);
+        unsigned errnum = mysql_stmt_errno(stmt_);
+        mysql_stmt_close(stmt_);
+        stmt_ = nullptr;
+        bool lost = is_connection_error(errnum);
+        if (lost)
+            conn_.drop();
+        throw DbError(text, errnum, lost);
+    }
     params_.resize(mysql_stmt_param_count(stmt_));
     MYSQL_RES *meta = mysql_stmt_result_metadata(stmt_);
     if (meta == nullptr)
