@@ -1,0 +1,189 @@
+#!/bin/sh
+test_description='PUT /cms/user/change_password: code 4, older tokens revoked at once, newer ones valid, field rules'
+. "$(dirname "$0")/lib.sh"
+
+start_db
+start_app
+start_nginx
+
+# jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
+jwt_payload () {
+	local p
+	p=$(printf '%s' "$1" | cut -d. -f2 | tr '_-' '/+')
+	case $((${#p} % 4)) in
+	2) p=$p== ;;
+	3) p=$p= ;;
+	esac
+	printf '%s' "$p" | base64 -d
+}
+
+# change_body OLD NEW [CONFIRM]: the JSON body of a password change.
+change_body () {
+	jq -nc --arg o "$1" --arg n "$2" --arg c "${3-$2}" \
+		'{old_password: $o, new_password: $n, confirm_password: $c}'
+}
+
+test_expect_success 'setup: root logs in and keeps both tokens' '
+	login root "$ROOT_PASSWORD" &&
+	printf "%s\n" "$TOKEN" >before_access.jwt &&
+	printf "%s\n" "$REFRESH_TOKEN" >before_refresh.jwt &&
+	printf "%s\n" "$ROOT_PASSWORD" >password
+'
+
+test_expect_success 'PUT /cms/user/change_password answers 200 with code 4 and its text' '
+	TOKEN=$(cat before_access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body "$ROOT_PASSWORD" New_pass2)" &&
+	expect_status 200 &&
+	expect_json .code 4 &&
+	expect_json .message "密码修改成功" &&
+	expect_json .request "PUT /cms/user/change_password" &&
+	echo New_pass2 >password
+'
+
+test_expect_success 'the access token issued before the change is refused with 401 10041' '
+	TOKEN=$(cat before_access.jwt) &&
+	http GET /cms/user/information &&
+	expect_status 401 &&
+	expect_json .code 10041
+'
+
+test_expect_success 'the refresh token issued before the change is refused with 401 10042' '
+	TOKEN=$(cat before_refresh.jwt) &&
+	http GET /cms/user/refresh &&
+	expect_status 401 &&
+	expect_json .code 10042
+'
+
+test_expect_success 'the old password no longer logs in (401 10031)' '
+	http POST /cms/user/login "{\"username\":\"root\",\"password\":\"$ROOT_PASSWORD\"}" &&
+	expect_status 401 &&
+	expect_json .code 10031
+'
+
+test_expect_success 'the new password logs in and its access token is accepted at once' '
+	login root New_pass2 &&
+	http GET /cms/user/information &&
+	expect_status 200 &&
+	expect_json .username root
+'
+
+test_expect_success 'the refresh token of a login after the change is accepted by /refresh' '
+	login root New_pass2 &&
+	TOKEN=$REFRESH_TOKEN &&
+	http GET /cms/user/refresh &&
+	expect_status 200
+'
+
+test_expect_success 'in one second: the token from before a change is refused, the one from after it works' '
+	cur=$(cat password) &&
+	for i in 1 2 3 4 5; do
+		next=Same_second$i &&
+		login root "$cur" &&
+		printf "%s\n" "$TOKEN" >old.jwt &&
+		http PUT /cms/user/change_password "$(change_body "$cur" "$next")" &&
+		expect_status 200 &&
+		cur=$next &&
+		echo "$cur" >password &&
+		login root "$cur" &&
+		printf "%s\n" "$TOKEN" >new.jwt &&
+		old_iat=$(jwt_payload "$(cat old.jwt)" | jq .iat) &&
+		new_iat=$(jwt_payload "$(cat new.jwt)" | jq .iat) || return 1
+		[ "$old_iat" != "$new_iat" ] || break
+	done &&
+	test "$old_iat" = "$new_iat" &&
+	TOKEN=$(cat old.jwt) &&
+	http GET /cms/user/information &&
+	expect_status 401 &&
+	expect_json .code 10041 &&
+	TOKEN=$(cat new.jwt) &&
+	http GET /cms/user/information &&
+	expect_status 200
+'
+
+test_expect_success 'setup: root logs in with the current password' '
+	login root "$(cat password)" &&
+	printf "%s\n" "$TOKEN" >access.jwt
+'
+
+test_expect_success 'a wrong old password answers 400 10032 with its text' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body Wrong_old9 Other_pass3)" &&
+	expect_status 400 &&
+	expect_json .code 10032 &&
+	expect_json .message "请输入正确的密码" &&
+	expect_json .request "PUT /cms/user/change_password"
+'
+
+test_expect_success 'after a refused change the password and the token are unchanged' '
+	TOKEN=$(cat access.jwt) &&
+	http GET /cms/user/information &&
+	expect_status 200 &&
+	login root "$(cat password)"
+'
+
+test_expect_success 'a new password of 5 characters answers 400 10030 naming new_password' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" Abc12)" &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.new_password "密码长度必须在6~22位之间，包含字符、数字和 _"
+'
+
+test_expect_success 'a new password of 23 characters answers 400 10030 naming new_password' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" Abcdefghij_1234567890AB)" &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.new_password "密码长度必须在6~22位之间，包含字符、数字和 _"
+'
+
+test_expect_success 'a new password with a space or a dash answers 400 10030 naming new_password' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" "pass word1")" &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.new_password "密码长度必须在6~22位之间，包含字符、数字和 _" &&
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" pass-word1)" &&
+	expect_status 400 &&
+	expect_json .message.new_password "密码长度必须在6~22位之间，包含字符、数字和 _"
+'
+
+test_expect_success 'a new password using every allowed symbol _*&$#@ is accepted (22 characters)' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" "Ab_*&\$#@0123456789xyzW")" &&
+	expect_status 200 &&
+	expect_json .code 4 &&
+	login root "Ab_*&\$#@0123456789xyzW" &&
+	echo "Ab_*&\$#@0123456789xyzW" >password &&
+	printf "%s\n" "$TOKEN" >access.jwt
+'
+
+test_expect_success 'a confirmation that differs answers 400 10030 naming confirm_password' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" Other_pass3 Other_pass4)" &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.confirm_password "两次输入密码不一致"
+'
+
+test_expect_success 'a body without any field answers 400 10030 naming all three fields' '
+	TOKEN=$(cat access.jwt) &&
+	http PUT /cms/user/change_password "{}" &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.old_password "旧密码不可为空" &&
+	expect_json .message.new_password "密码不可为空" &&
+	expect_json .message.confirm_password "确认密码不可为空"
+'
+
+test_expect_success 'none of the refused changes changed the password' '
+	login root "$(cat password)"
+'
+
+test_expect_success 'PUT /cms/user/change_password without a token answers 401 10012' '
+	http PUT /cms/user/change_password "$(change_body "$(cat password)" Other_pass3)" &&
+	expect_status 401 &&
+	expect_json .code 10012
+'
+
+test_done
