@@ -1,0 +1,324 @@
+// Unit tests for src/validate.cpp: each rule at its boundaries (lengths in characters, id range),
+// the texts of missing, empty and mistyped members, and how Problems collects fields.
+#include "errors.h"
+#include "validate.h"
+
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+using cms::ApiError;
+using cms::Code;
+using cms::validate::id_list_member;
+using cms::validate::optional_text;
+using cms::validate::path_id;
+using cms::validate::Problems;
+using cms::validate::required_text;
+
+namespace {
+
+const char *const k_missing = "图书名不可为空";
+const char *const k_long = "图书名不可超过50字符";
+const char *const k_bad_ids = "权限id必须为正整数";
+
+int num(Code code) {
+    return static_cast<int>(code);
+}
+
+std::string repeated(const std::string &text, int times) {
+    std::string out;
+    for (int i = 0; i < times; ++i)
+        out += text;
+    return out;
+}
+
+Json::Value body_with(const char *name, const Json::Value &value) {
+    Json::Value body(Json::objectValue);
+    body[name] = value;
+    return body;
+}
+
+// The fields of the ApiError that problems.check() throws; fails the test when it does not throw.
+Json::Value fields_of(const Problems &problems) {
+    try {
+        problems.check();
+    } catch (const ApiError &e) {
+        CPPUNIT_ASSERT_EQUAL(400, e.status);
+        CPPUNIT_ASSERT_EQUAL(num(Code::parameter), num(e.code));
+        return e.fields;
+    }
+    CPPUNIT_FAIL("Problems::check did not throw");
+}
+
+// The fields of the 400/10030 that path_id throws for text; fails the test when it accepts text.
+Json::Value path_id_fields(const std::string &text, const char *field = "id") {
+    try {
+        path_id(text, field);
+    } catch (const ApiError &e) {
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(text, 400, e.status);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(text, num(Code::parameter), num(e.code));
+        return e.fields;
+    }
+    CPPUNIT_FAIL("path_id accepted '" + text + "'");
+}
+
+// The single problem a rule recorded for field, "" when none.
+std::string problem_of(const Problems &problems, const char *field) {
+    if (problems.empty())
+        return "";
+    return fields_of(problems)[field].asString();
+}
+
+Json::Value one_field(const char *name, const char *text) {
+    Json::Value fields(Json::objectValue);
+    fields[name] = text;
+    return fields;
+}
+
+// The ids id_list_member returns for value, or "rejected: <text>" when it records a problem.
+std::string ids_of(const Json::Value &value) {
+    Problems problems;
+    std::optional<std::vector<int64_t>> ids =
+        id_list_member(body_with("ids", value), "ids", k_bad_ids, problems);
+    if (!problems.empty())
+        return "rejected: " + problem_of(problems, "ids");
+    if (!ids)
+        return "absent";
+    std::string out = "[";
+    for (int64_t id : *ids)
+        out += (out.size() > 1 ? "," : "") + std::to_string(id);
+    return out + "]";
+}
+
+Json::Value array_of(const Json::Value &item) {
+    Json::Value array(Json::arrayValue);
+    array.append(1);
+    array.append(item);
+    return array;
+}
+
+} // namespace
+
+class ValidateTest : public CppUnit::TestFixture {
+    CPPUNIT_TEST_SUITE(ValidateTest);
+    CPPUNIT_TEST(path_id_accepts_one_and_the_largest_unsigned_int);
+    CPPUNIT_TEST(path_id_rejects_everything_else_with_the_id_field);
+    CPPUNIT_TEST(path_id_names_the_given_field);
+    CPPUNIT_TEST(required_text_accepts_50_cjk_characters);
+    CPPUNIT_TEST(required_text_rejects_51_cjk_characters);
+    CPPUNIT_TEST(required_text_accepts_50_emoji);
+    CPPUNIT_TEST(required_text_rejects_51_emoji);
+    CPPUNIT_TEST(required_text_missing_null_and_empty_give_the_missing_text);
+    CPPUNIT_TEST(required_text_of_wrong_type_gives_the_type_text);
+    CPPUNIT_TEST(optional_text_absent_or_null_is_nullopt_without_problem);
+    CPPUNIT_TEST(optional_text_accepts_up_to_max_characters);
+    CPPUNIT_TEST(optional_text_over_max_gives_its_text);
+    CPPUNIT_TEST(optional_text_of_wrong_type_gives_the_type_text);
+    CPPUNIT_TEST(problems_without_any_do_not_throw);
+    CPPUNIT_TEST(problems_report_every_field);
+    CPPUNIT_TEST(problems_keep_the_first_problem_of_a_field);
+    CPPUNIT_TEST(id_list_accepts_positive_ids_and_empty_array);
+    CPPUNIT_TEST(id_list_absent_or_null_is_absent);
+    CPPUNIT_TEST(id_list_rejects_non_arrays);
+    CPPUNIT_TEST(id_list_rejects_zero_negative_and_too_large);
+    CPPUNIT_TEST(id_list_rejects_strings_and_other_types);
+    CPPUNIT_TEST(id_list_rejects_fractional_floats);
+    CPPUNIT_TEST(id_list_rejects_integral_valued_floats);
+    CPPUNIT_TEST_SUITE_END();
+
+  public:
+    void path_id_accepts_one_and_the_largest_unsigned_int() {
+        CPPUNIT_ASSERT_EQUAL(int64_t(1), path_id("1"));
+        CPPUNIT_ASSERT_EQUAL(int64_t(4294967295), path_id("4294967295"));
+        CPPUNIT_ASSERT_EQUAL(int64_t(42), path_id("42"));
+    }
+
+    void path_id_rejects_everything_else_with_the_id_field() {
+        for (const char *text : {"0", "-1", "4294967296", "1.5", "abc", "", "+1", " 1", "1 ", "00",
+                                 "99999999999999999999999", "1e3", "0x10"}) {
+            CPPUNIT_ASSERT_THROW_MESSAGE(text, path_id(text), ApiError);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(text, one_field("id", "id必须为正整数"),
+                                         path_id_fields(text));
+        }
+    }
+
+    void path_id_names_the_given_field() {
+        CPPUNIT_ASSERT_EQUAL(one_field("gid", "id必须为正整数"), path_id_fields("x", "gid"));
+    }
+
+    void required_text_accepts_50_cjk_characters() {
+        Problems problems;
+        std::string title = repeated("汉", 50);
+        CPPUNIT_ASSERT_EQUAL(title, required_text(body_with("title", title), "title", 50, k_missing,
+                                                  k_long, problems));
+        CPPUNIT_ASSERT(problems.empty());
+    }
+
+    void required_text_rejects_51_cjk_characters() {
+        Problems problems;
+        std::string title = repeated("汉", 51);
+        CPPUNIT_ASSERT_EQUAL(std::string(""), required_text(body_with("title", title), "title", 50,
+                                                            k_missing, k_long, problems));
+        CPPUNIT_ASSERT_EQUAL(std::string(k_long), problem_of(problems, "title"));
+    }
+
+    void required_text_accepts_50_emoji() {
+        Problems problems;
+        std::string title = repeated("😀", 50);
+        CPPUNIT_ASSERT_EQUAL(title, required_text(body_with("title", title), "title", 50, k_missing,
+                                                  k_long, problems));
+        CPPUNIT_ASSERT(problems.empty());
+    }
+
+    void required_text_rejects_51_emoji() {
+        Problems problems;
+        required_text(body_with("title", repeated("😀", 51)), "title", 50, k_missing, k_long,
+                      problems);
+        CPPUNIT_ASSERT_EQUAL(std::string(k_long), problem_of(problems, "title"));
+    }
+
+    void required_text_missing_null_and_empty_give_the_missing_text() {
+        for (const Json::Value &body :
+             {Json::Value(Json::objectValue), body_with("title", Json::Value()),
+              body_with("title", "")}) {
+            Problems problems;
+            CPPUNIT_ASSERT_EQUAL(std::string(""),
+                                 required_text(body, "title", 50, k_missing, k_long, problems));
+            CPPUNIT_ASSERT_EQUAL(std::string(k_missing), problem_of(problems, "title"));
+        }
+    }
+
+    void required_text_of_wrong_type_gives_the_type_text() {
+        for (const Json::Value &value :
+             {Json::Value(5), Json::Value(true), Json::Value(Json::arrayValue),
+              Json::Value(Json::objectValue)}) {
+            Problems problems;
+            required_text(body_with("title", value), "title", 50, k_missing, k_long, problems);
+            CPPUNIT_ASSERT_EQUAL(std::string("title字段类型错误"), problem_of(problems, "title"));
+        }
+    }
+
+    void optional_text_absent_or_null_is_nullopt_without_problem() {
+        Problems problems;
+        CPPUNIT_ASSERT(
+            !optional_text(Json::Value(Json::objectValue), "summary", 5, k_long, problems));
+        CPPUNIT_ASSERT(
+            !optional_text(body_with("summary", Json::Value()), "summary", 5, k_long, problems));
+        CPPUNIT_ASSERT(problems.empty());
+    }
+
+    void optional_text_accepts_up_to_max_characters() {
+        Problems problems;
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("汉汉汉😀😀"),
+            optional_text(body_with("summary", "汉汉汉😀😀"), "summary", 5, k_long, problems)
+                .value_or("(nullopt)"));
+        CPPUNIT_ASSERT_EQUAL(std::string(""),
+                             optional_text(body_with("summary", ""), "summary", 5, k_long, problems)
+                                 .value_or("(nullopt)"));
+        CPPUNIT_ASSERT(problems.empty());
+    }
+
+    void optional_text_over_max_gives_its_text() {
+        Problems problems;
+        CPPUNIT_ASSERT(
+            !optional_text(body_with("summary", "汉汉汉😀😀x"), "summary", 5, k_long, problems));
+        CPPUNIT_ASSERT_EQUAL(std::string(k_long), problem_of(problems, "summary"));
+    }
+
+    void optional_text_of_wrong_type_gives_the_type_text() {
+        Problems problems;
+        CPPUNIT_ASSERT(!optional_text(body_with("summary", 3), "summary", 5, k_long, problems));
+        CPPUNIT_ASSERT_EQUAL(std::string("summary字段类型错误"), problem_of(problems, "summary"));
+    }
+
+    void problems_without_any_do_not_throw() {
+        Problems problems;
+        CPPUNIT_ASSERT(problems.empty());
+        CPPUNIT_ASSERT_NO_THROW(problems.check());
+    }
+
+    void problems_report_every_field() {
+        Json::Value body(Json::objectValue);
+        body["title"] = "";
+        body["author"] = 7;
+        body["summary"] = repeated("汉", 1001);
+        Problems problems;
+        required_text(body, "title", 50, k_missing, k_long, problems);
+        required_text(body, "author", 30, "图书作者不可为空", "图书作者不可超过30字符", problems);
+        optional_text(body, "summary", 1000, "图书简介不可超过1000字符", problems);
+        Json::Value expected(Json::objectValue);
+        expected["title"] = k_missing;
+        expected["author"] = "author字段类型错误";
+        expected["summary"] = "图书简介不可超过1000字符";
+        CPPUNIT_ASSERT_THROW(problems.check(), ApiError);
+        CPPUNIT_ASSERT_EQUAL(expected, fields_of(problems));
+    }
+
+    void problems_keep_the_first_problem_of_a_field() {
+        Problems problems;
+        problems.add("title", "first");
+        problems.add("title", "second");
+        problems.add("author", "other");
+        Json::Value expected(Json::objectValue);
+        expected["title"] = "first";
+        expected["author"] = "other";
+        CPPUNIT_ASSERT_EQUAL(expected, fields_of(problems));
+    }
+
+    void id_list_accepts_positive_ids_and_empty_array() {
+        Json::Value ids(Json::arrayValue);
+        CPPUNIT_ASSERT_EQUAL(std::string("[]"), ids_of(ids));
+        ids.append(3);
+        ids.append(1);
+        ids.append(Json::Value(Json::UInt64(4294967295)));
+        CPPUNIT_ASSERT_EQUAL(std::string("[3,1,4294967295]"), ids_of(ids));
+    }
+
+    void id_list_absent_or_null_is_absent() {
+        Problems problems;
+        CPPUNIT_ASSERT(!id_list_member(Json::Value(Json::objectValue), "ids", k_bad_ids, problems));
+        CPPUNIT_ASSERT_EQUAL(std::string("absent"), ids_of(Json::Value()));
+        CPPUNIT_ASSERT(problems.empty());
+    }
+
+    void id_list_rejects_non_arrays() {
+        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(1));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of("1,2"));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(Json::Value(Json::objectValue)));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(true));
+    }
+
+    void id_list_rejects_zero_negative_and_too_large() {
+        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(0)));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(-1)));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(Json::Value(Json::Int64(4294967296)))));
+    }
+
+    void id_list_rejects_strings_and_other_types() {
+        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of("2")));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(Json::Value())));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(true)));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(Json::Value(Json::arrayValue))));
+    }
+
+    void id_list_rejects_fractional_floats() {
+        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(1.5)));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(0.5)));
+    }
+
+    // A body's 2.0 is a JSON float whatever its value; the JWT decoder refuses 1.0 as an identity.
+    void id_list_rejects_integral_valued_floats() {
+        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(2.0)));
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(ValidateTest);
