@@ -89,6 +89,12 @@ test_expect_success 'two spaces between Bearer and the token answer 401 10013' '
 	expect_json .code 10013
 '
 
+test_expect_success '"Bearer <token> extra" (three parts) answers 401 10013' '
+	http GET /cms/user/information "" -H "Authorization: Bearer $(cat access.jwt) extra" &&
+	expect_status 401 &&
+	expect_json .code 10013
+'
+
 test_expect_success 'the real access token itself is accepted with a single space' '
 	http GET /cms/user/information "" -H "Authorization: Bearer $(cat access.jwt)" &&
 	expect_status 200
@@ -136,6 +142,20 @@ test_expect_success 'a token with alg "HS512" signed with the right secret answe
 
 test_expect_success 'a token with scope other than "lin" answers 401 10041' '
 	TOKEN=$(jwt_make sha256 "$HS256" "$(claims access 600 | sed "s/\"lin\"/\"cms\"/")" "$SECRET") &&
+	http GET /cms/user/information &&
+	expect_status 401 &&
+	expect_json .code 10041
+'
+
+test_expect_success 'a token whose identity is the string "1" answers 401 10041' '
+	TOKEN=$(jwt_make sha256 "$HS256" "$(claims access 600 | sed "s/\"identity\":1/\"identity\":\"1\"/")" "$SECRET") &&
+	http GET /cms/user/information &&
+	expect_status 401 &&
+	expect_json .code 10041
+'
+
+test_expect_success 'a token without an exp claim answers 401 10041' '
+	TOKEN=$(jwt_make sha256 "$HS256" "{\"identity\":1,\"scope\":\"lin\",\"type\":\"access\",\"ver\":0}" "$SECRET") &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041
