@@ -30,7 +30,10 @@ std::optional<int64_t> positive(const std::string &text, int64_t max) {
 }
 
 std::optional<int64_t> id_value(const Json::Value &value) {
-    if (!value.isIntegral() || !value.isInt64())
+    // isIntegral() is true for 2.0 too; an id must be written as an integer.
+    if (value.type() != Json::intValue && value.type() != Json::uintValue)
+        return std::nullopt;
+    if (!value.isInt64())
         return std::nullopt;
     int64_t n = value.asInt64();
     if (n < 1 || n > k_max_id)
