@@ -302,4 +302,69 @@ test_expect_success 'GET /cms/user/information shows root in the root group with
 	expect_json ".groups[0].level" ROOT
 '
 
+test_expect_success 'setup: readers also holds the one permission of editors, and alice joins readers' '
+	TOKEN=$(cat root.jwt) &&
+	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[$(cat log_users)]}" &&
+	expect_status 201 &&
+	http PUT /cms/admin/user/$(db_exec "SELECT id FROM lin_user WHERE username = \"alice\"") "{\"group_ids\":[$(cat editors),$(cat readers)]}" &&
+	expect_status 200
+'
+
+test_expect_success 'a permission held through two groups is listed once by GET /cms/user/permissions' '
+	TOKEN=$(cat alice.jwt) &&
+	http GET /cms/user/permissions &&
+	expect_status 200 &&
+	expect_json ".permissions | length" 1 &&
+	expect_json ".permissions[0] | to_entries[0].value | length" 1
+'
+
+test_expect_success 'the same id twice in permission_ids grants it once' '
+	TOKEN=$(cat root.jwt) &&
+	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[$(cat log_all),$(cat log_all)]}" &&
+	expect_status 201 &&
+	expect_db "SELECT COUNT(*) FROM lin_group_permission WHERE group_id = $(cat readers) AND permission_id = $(cat log_all)" 1
+'
+
+test_expect_success 'GET /cms/admin/group/{id} with a path id of 0 or abc answers 400 10030 naming id' '
+	TOKEN=$(cat root.jwt) &&
+	http GET /cms/admin/group/0 &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.id "id必须为正整数" &&
+	http GET /cms/admin/group/abc &&
+	expect_status 400 &&
+	expect_json .message.id "id必须为正整数"
+'
+
+test_expect_success 'setup: root creates group tmp, then deletes it' '
+	TOKEN=$(cat root.jwt) &&
+	http POST /cms/admin/group "{\"name\":\"tmp\"}" &&
+	expect_status 201 &&
+	db_exec "SELECT id FROM lin_group WHERE name = \"tmp\"" >tmp_group &&
+	http DELETE /cms/admin/group/$(cat tmp_group) &&
+	expect_status 200
+'
+
+test_expect_success 'a deleted group is gone from GET /cms/admin/group/all' '
+	TOKEN=$(cat root.jwt) &&
+	http GET /cms/admin/group/all &&
+	expect_status 200 &&
+	expect_json "map(select(.name == \"tmp\")) | length" 0
+'
+
+test_expect_success 'GET /cms/admin/group/{id} of a deleted group answers 404 10024' '
+	TOKEN=$(cat root.jwt) &&
+	http GET /cms/admin/group/$(cat tmp_group) &&
+	expect_status 404 &&
+	expect_json .code 10024
+'
+
+test_expect_success 'dispatch/batch to a deleted group answers 404 10024 and writes nothing' '
+	TOKEN=$(cat root.jwt) &&
+	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat tmp_group),\"permission_ids\":[$(cat log_all)]}" &&
+	expect_status 404 &&
+	expect_json .code 10024 &&
+	expect_db "SELECT COUNT(*) FROM lin_group_permission WHERE group_id = $(cat tmp_group)" 0
+'
+
 test_done
