@@ -1,0 +1,115 @@
+#!/bin/sh
+test_description='the same binary run as a plain CGI program (no socket on fd 0): one request from the environment and stdin, the answer on stdout with a Status line'
+. "$(dirname "$0")/lib.sh"
+
+start_db
+
+{
+	echo "db_socket = $DB_SOCKET"
+	echo "db_user = $svc_db_admin"
+	echo "db_name = $DB_NAME"
+	echo "jwt_secret = $(svc_random_hex 32)"
+	echo "log_file = $TRASH/cgi.log"
+	echo "message_file = $TOP/conf/code-message.properties"
+} >"$TRASH/cgi.conf"
+
+# cgi OUT METHOD PATH_INFO [NAME=VALUE...]: runs one CGI request with a clean environment and the
+# caller's stdin; stdout to $TRASH/OUT, stderr to $TRASH/OUT.err, exit status to $TRASH/OUT.rc;
+# the body (after the blank line) to $TRASH/OUT.body. Bounded to 10 s so a hang fails.
+cgi () {
+	local out=$1 method=$2 path=$3 rc=0
+	shift 3
+	env -i PATH="$PATH" GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 REMOTE_ADDR=127.0.0.1 \
+		REQUEST_METHOD="$method" PATH_INFO="$path" "$@" \
+		timeout 10 "$APP_BIN" -c "$TRASH/cgi.conf" >"$TRASH/$out" 2>"$TRASH/$out.err" || rc=$?
+	echo "$rc" >"$TRASH/$out.rc"
+	awk 'f { print } !f && /^\r?$/ { f = 1 }' "$TRASH/$out" >"$TRASH/$out.body"
+}
+
+# cgi_line OUT N: line N of the CGI output, as sent (with its CR).
+cgi_line () {
+	sed -n "$2p" "$TRASH/$1"
+}
+
+test_expect_success 'setup: the CGI configuration is accepted; book 7 exists' '
+	"$APP_BIN" -c cgi.conf -t &&
+	db_exec "INSERT INTO book (id, title, author, summary) VALUES (7, \"三体\", \"刘慈欣\", \"S\")"
+'
+
+test_expect_success 'GET /healthz as CGI exits 0' '
+	cgi healthz GET /healthz </dev/null &&
+	test "$(cat healthz.rc)" = 0
+'
+
+test_expect_success 'GET /healthz as CGI starts its output with the line "Status: 200 OK" (CRLF)' '
+	printf "Status: 200 OK\r\n" >want &&
+	cgi_line healthz 1 >got &&
+	cmp want got
+'
+
+test_expect_success 'GET /healthz as CGI sends Content-Type: application/json; charset=utf-8' '
+	grep -q "^Content-Type: application/json; charset=utf-8.\$" healthz
+'
+
+test_expect_success 'GET /healthz as CGI sends the JSON {"status":"ok"} after a blank line' '
+	jq -e ".status == \"ok\"" healthz.body
+'
+
+test_expect_success 'the CGI Content-Length is the size of the body' '
+	length=$(sed -n "s/^Content-Length: \([0-9]*\).\$/\1/p" healthz) &&
+	test -n "$length" &&
+	test "$length" -eq "$(awk "f { printf \"%s\", \$0 } !f && /^\r?\$/ { f = 1 }" healthz | wc -c)"
+'
+
+test_expect_success 'GET /v1/book/7 as CGI answers Status: 200 OK and the book' '
+	cgi book7 GET /v1/book/7 </dev/null &&
+	test "$(cgi_line book7 1 | tr -d "\r")" = "Status: 200 OK" &&
+	jq -e ".id == 7 and .title == \"三体\" and .author == \"刘慈欣\"" book7.body
+'
+
+test_expect_success 'GET /v1/book/999 as CGI answers Status: 404 Not Found with the book envelope' '
+	cgi book999 GET /v1/book/999 </dev/null &&
+	test "$(cgi_line book999 1 | tr -d "\r")" = "Status: 404 Not Found" &&
+	jq -e ".code == 10022 and .message == \"未找到相关书籍\" and .request == \"GET /v1/book/999\"" book999.body
+'
+
+test_expect_success 'with SCRIPT_NAME=/cgi-bin/cms the envelope request has no script prefix' '
+	cgi scripted GET /v1/book/999 SCRIPT_NAME=/cgi-bin/cms REQUEST_URI=/cgi-bin/cms/v1/book/999 </dev/null &&
+	jq -e ".request == \"GET /v1/book/999\"" scripted.body
+'
+
+test_expect_success 'QUERY_STRING is read in CGI mode (page=0&count=1 answers a page)' '
+	cgi paged GET /v1/book QUERY_STRING="page=0&count=1" </dev/null &&
+	jq -e ".total == 1 and (.items | length) == 1 and .count == 1" paged.body
+'
+
+test_expect_success 'an unknown path as CGI answers Status: 404 Not Found with code 10020' '
+	cgi unknown GET /no/such </dev/null &&
+	test "$(cgi_line unknown 1 | tr -d "\r")" = "Status: 404 Not Found" &&
+	jq -e ".code == 10020" unknown.body
+'
+
+test_expect_success 'POST /cms/user/login as CGI reads the body from stdin and answers the tokens' '
+	printf "{\"username\":\"root\",\"password\":\"%s\"}" "$ROOT_PASSWORD" >login.json &&
+	cgi login POST /cms/user/login CONTENT_TYPE=application/json \
+		CONTENT_LENGTH=$(wc -c <login.json) <login.json &&
+	test "$(cgi_line login 1 | tr -d "\r")" = "Status: 200 OK" &&
+	jq -e ".access_token | length > 0" login.body
+'
+
+test_expect_success 'POST /v1/book as CGI with the token answers Status: 201 Created and writes the row' '
+	token=$(jq -r .access_token login.body) &&
+	printf "{\"title\":\"CGI book\",\"author\":\"A\",\"summary\":\"S\"}" >book.json &&
+	cgi create POST /v1/book CONTENT_TYPE=application/json CONTENT_LENGTH=$(wc -c <book.json) \
+		HTTP_AUTHORIZATION="Bearer $token" <book.json &&
+	test "$(cgi_line create 1 | tr -d "\r")" = "Status: 201 Created" &&
+	jq -e ".code == 1 and .request == \"POST /v1/book\"" create.body &&
+	expect_db "SELECT COUNT(*) FROM book WHERE title = \"CGI book\"" 1
+'
+
+test_expect_success 'the CGI runs wrote no error: lines to the log' '
+	test -s cgi.log &&
+	! grep -n "error:" cgi.log
+'
+
+test_done
