@@ -139,6 +139,38 @@ for rule in "title 50 图书名不能超过50字符 书😀" "author 30 图书�
 	'
 done
 
+# Lengths are code points: a decomposed é is two, a family emoji joined by ZWJ is five.
+test_expect_success 'a title of 25 decomposed é (50 code points) is accepted' '
+	TOKEN=$(cat token) &&
+	body_with title "$(rep "$(printf "e\314\201")" 25)" >body.json &&
+	http POST /v1/book @body.json &&
+	expect_status 201
+'
+
+test_expect_success 'a title of 25 decomposed é and one x (51 code points) is refused' '
+	TOKEN=$(cat token) &&
+	body_with title "$(rep "$(printf "e\314\201")" 25)x" >body.json &&
+	http POST /v1/book @body.json &&
+	expect_status 400 &&
+	expect_json ".message | tojson" "{\"title\":\"图书名不能超过50字符\"}"
+'
+
+test_expect_success 'an author of 6 ZWJ family emoji (30 code points, 108 bytes) is accepted and stored whole' '
+	TOKEN=$(cat token) &&
+	body_with author "$(rep "👨‍👩‍👧" 6)" >body.json &&
+	http POST /v1/book @body.json &&
+	expect_status 201 &&
+	expect_db "SELECT CHAR_LENGTH(author), LENGTH(author) FROM book WHERE id = $(newest_id)" "$(printf "30\t108")"
+'
+
+test_expect_success 'an author of 6 ZWJ family emoji and one more letter (31 code points) is refused' '
+	TOKEN=$(cat token) &&
+	body_with author "$(rep "👨‍👩‍👧" 6)a" >body.json &&
+	http POST /v1/book @body.json &&
+	expect_status 400 &&
+	expect_json ".message | tojson" "{\"author\":\"图书作者名不能超过30字符\"}"
+'
+
 for rule in "title 必须传入图书名" "author 必须传入图书作者" "summary 必须传入图书综述"; do
 	set -- $rule
 	field=$1 text=$2

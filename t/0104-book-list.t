@@ -219,6 +219,16 @@ test_expect_success 'search never finds a soft-deleted book' '
 	expect_json length 0
 '
 
+for bad in %FF %C3 %ED%A0%80 %00; do
+	test_expect_success "q=$bad (not UTF-8 text) answers 400 with code 10030 naming q, not 500" '
+		http GET "/v1/book/search?q=$bad" &&
+		expect_status 400 &&
+		expect_json .code 10030 &&
+		expect_json ".message | keys | join(\",\")" q &&
+		expect_json .request "GET /v1/book/search"
+	'
+done
+
 test_expect_success 'q empty matches every live title' '
 	http GET "/v1/book/search?q=" &&
 	expect_status 200 &&
