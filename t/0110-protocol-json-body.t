@@ -49,6 +49,13 @@ a comment|{"title":"T",/* c */"author":"A","summary":"S"}|请求体不是合法�
 a raw line break inside a string|{"title":"T\n","author":"A","summary":"S"}|请求体不是合法的JSON
 trailing garbage after the object|{"title":"T","author":"A","summary":"S"} x|请求体不是合法的JSON
 a second object after the first|{"title":"T","author":"A","summary":"S"}{}|请求体不是合法的JSON
+a number that is only a minus sign|{"title":"T","author":"A","summary":"S","n":-}|请求体不是合法的JSON
+a number ending in a dot|{"title":"T","author":"A","summary":"S","n":1.}|请求体不是合法的JSON
+a number with a plus sign|{"title":"T","author":"A","summary":"S","n":+1}|请求体不是合法的JSON
+a fraction without its integer part|{"title":"T","author":"A","summary":"S","n":-.5}|请求体不是合法的JSON
+a dot with no digit before the exponent|{"title":"T","author":"A","summary":"S","n":1.e5}|请求体不是合法的JSON
+a number with a leading zero|{"title":"T","author":"A","summary":"S","n":01}|请求体不是合法的JSON
+a NUL byte and garbage after the object|{"title":"T","author":"A","summary":"S"}\0garbage|请求体不是合法的JSON
 a duplicate key|{"title":"T","author":"A","summary":"S","title":"U"}|JSON中存在重复的键
 a duplicate key in a nested object|{"title":"T","author":"A","summary":"S","x":{"k":1,"k":2}}|JSON中存在重复的键
 a top-level array|[{"title":"T","author":"A","summary":"S"}]|请求体必须是JSON对象
@@ -156,6 +163,13 @@ test_expect_success 'Content-Type text/plain on POST /v1/book answers 415' '
 	expect_json .message "请求体须为 application/json" &&
 	expect_json .request "POST /v1/book" &&
 	expect_db "SELECT COUNT(*) FROM book" "$before"
+'
+
+test_expect_success 'Content-Type application/jsonx (not JSON) on POST /v1/book answers 415' '
+	TOKEN=$(cat token) &&
+	http POST /v1/book "" -H "Content-Type: application/jsonx" \
+		--data-raw "{\"title\":\"Jsonx\",\"author\":\"A\",\"summary\":\"S\"}" &&
+	expect_status 415
 '
 
 test_expect_success 'a form Content-Type on POST /v1/book answers 415' '
