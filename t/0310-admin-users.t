@@ -211,6 +211,13 @@ test_expect_success 'a repeated id in group_ids gives one link' '
 	expect_db "SELECT COUNT(*) FROM lin_user_group WHERE user_id = $(uid ann)" 1
 '
 
+test_expect_success 'an email sent along with group_ids (as the web client does) is ignored' '
+	as root &&
+	http PUT /cms/admin/user/$(uid ann) "{\"group_ids\":[$(gid spare)],\"email\":\"new@example.com\"}" &&
+	expect_status 200 &&
+	expect_db "SELECT email FROM lin_user WHERE username = \"ann\"" ann@example.com
+'
+
 test_expect_success 'an empty group_ids is a 400 (至少选择一个分组)' '
 	as root &&
 	http PUT /cms/admin/user/$(uid ann) "{\"group_ids\":[]}" &&
@@ -449,6 +456,15 @@ test_expect_success 'a path id 0 is a 400 on field id' '
 	expect_status 400 &&
 	expect_json .code 10030 &&
 	expect_json_true ".message | has(\"id\")"
+'
+
+test_expect_success 'a live user may take the name of the deleted user with PUT /cms/user' '
+	login cat "$USER_PASSWORD" &&
+	http PUT /cms/user "{\"username\":\"dan\"}" &&
+	expect_status 200 &&
+	http PUT /cms/user "{\"username\":\"cat\"}" &&
+	expect_status 200 &&
+	expect_db "SELECT COUNT(*) FROM lin_user WHERE username = \"cat\" AND delete_time IS NULL" 1
 '
 
 test_expect_success 'the name of the deleted user can be registered again' '
