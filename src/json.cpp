@@ -37,33 +37,62 @@ bool strings_ok(const Json::Value &value) {
     return true;
 }
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The end of the RFC 8259 number that starts at i, or npos when it is not one:
+// -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+size_t number_end(std::string_view s, size_t i) {
+    auto digits = [&s](size_t k) {
+        while (k < s.size() && is_digit(s[k]))
+            ++k;
+        return k;
+    };
+    if (i < s.size() && s[i] == '-')
+        ++i;
+    if (i >= s.size() || !is_digit(s[i]))
+        return std::string_view::npos;
+    i = s[i] == '0' ? i + 1 : digits(i);
+    if (i < s.size() && s[i] == '.') {
+        if (i + 1 >= s.size() || !is_digit(s[i + 1]))
+            return std::string_view::npos;
+        i = digits(i + 1);
+    }
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+            ++i;
+        if (i >= s.size() || !is_digit(s[i]))
+            return std::string_view::npos;
+        i = digits(i);
+    }
+    return i;
+}
+
 // What jsoncpp's strict mode still lets through, though RFC 8259 does not: comments inside
-// objects and arrays, and numbers with a leading zero (01, -02). Scans the text outside strings.
+// objects and arrays, control characters (a raw newline) inside strings, a NUL byte (jsoncpp stops
+// reading there), and numbers such as 01, -, 1., +1, .5. Checks the text outside and inside strings.
 bool lexically_strict(std::string_view body) {
-    bool in_string = false;
-    char previous = '\0'; // last significant character outside strings
     for (size_t i = 0; i < body.size(); ++i) {
-        char c = body[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
+        unsigned char c = static_cast<unsigned char>(body[i]);
         if (c == '"') {
-            in_string = true;
-        } else if (c == '/') {
-            return false;
-        } else if ((c == '-' || (c >= '0' && c <= '9')) &&
-                   (previous == '\0' || previous == '[' || previous == ',' || previous == ':')) {
-            size_t digit = c == '-' ? i + 1 : i;
-            if (digit + 1 < body.size() && body[digit] == '0' && body[digit + 1] >= '0' &&
-                body[digit + 1] <= '9')
+            for (++i; i < body.size() && body[i] != '"'; ++i) {
+                if (static_cast<unsigned char>(body[i]) < 0x20)
+                    return false;
+                if (body[i] == '\\')
+                    ++i;
+            }
+        } else if (c == '-' || is_digit(static_cast<char>(c))) {
+            size_t end = number_end(body, i);
+            // A number runs up to a delimiter: "01" is "0" followed by a stray digit.
+            if (end == std::string_view::npos ||
+                (end < body.size() && std::string_view("0123456789.eE+-").find(body[end]) !=
+                                          std::string_view::npos))
                 return false;
+            i = end - 1;
+        } else if (c == '/' || c == '+' || c == '.' ||
+                   (c < 0x20 && c != ' ' && c != '\t' && c != '\r' && c != '\n')) {
+            return false;
         }
-        if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
-            previous = c;
     }
     return true;
 }

@@ -58,6 +58,10 @@ class JsonTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(invalid_utf8_is_body_not_utf8);
     CPPUNIT_TEST(syntax_error_is_json_malformed);
     CPPUNIT_TEST(number_with_leading_zero_is_json_malformed);
+    CPPUNIT_TEST(numbers_outside_the_grammar_are_json_malformed);
+    CPPUNIT_TEST(numbers_of_the_grammar_are_accepted);
+    CPPUNIT_TEST(raw_control_character_in_a_string_is_json_malformed);
+    CPPUNIT_TEST(nul_byte_after_the_object_is_json_malformed);
     CPPUNIT_TEST(trailing_garbage_is_json_malformed);
     CPPUNIT_TEST(comment_outside_the_object_is_json_malformed);
     CPPUNIT_TEST(comment_inside_the_object_is_json_malformed);
@@ -117,6 +121,32 @@ class JsonTest : public CppUnit::TestFixture {
     void number_with_leading_zero_is_json_malformed() {
         // RFC 8259 section 6: a leading zero is not part of the number grammar.
         CPPUNIT_ASSERT_EQUAL(num(Code::json_malformed), rejection(R"({"a":01})"));
+    }
+
+    void numbers_outside_the_grammar_are_json_malformed() {
+        for (const char *number : {"-", "1.", "+1", "-.5", ".5", "1.e5", "1e", "1e+", "--1", "1.5.3"})
+            CPPUNIT_ASSERT_EQUAL(num(Code::json_malformed),
+                                 rejection(std::string(R"({"a":)") + number + "}"));
+    }
+
+    void numbers_of_the_grammar_are_accepted() {
+        for (const char *number : {"0", "-0", "10", "1.05", "-0.5", "1e5", "1E+05", "2.5e-3"})
+            CPPUNIT_ASSERT_EQUAL(std::string("a"),
+                                 parse_object(std::string(R"({"a":)") + number + "}", k_depth)
+                                     .getMemberNames()
+                                     .at(0));
+    }
+
+    void raw_control_character_in_a_string_is_json_malformed() {
+        // Inside a string a line break must be written \n (RFC 8259 section 7).
+        CPPUNIT_ASSERT_EQUAL(num(Code::json_malformed), rejection("{\"a\":\"x\ny\"}"));
+        CPPUNIT_ASSERT_EQUAL(num(Code::json_malformed), rejection("{\"a\":\"x\ty\"}"));
+    }
+
+    void nul_byte_after_the_object_is_json_malformed() {
+        // jsoncpp stops at a NUL; what follows must not be ignored.
+        CPPUNIT_ASSERT_EQUAL(num(Code::json_malformed),
+                             rejection(std::string("{\"a\":1}\0garbage", 15)));
     }
 
     void trailing_garbage_is_json_malformed() {
