@@ -211,6 +211,13 @@ void check_config(const Config &config) {
                           "interface; write 127.0.0.1" + config.listen);
 }
 
+std::vector<std::string> config_keys() {
+    std::vector<std::string> names;
+    for (const Key &key : k_keys)
+        names.emplace_back(key.name);
+    return names;
+}
+
 std::string config_value(const Config &config, const std::string &name) {
     const Key *key = find_key(name);
     if (key == nullptr)

@@ -62,6 +62,9 @@ void apply_env_overrides(Config &config, char **envp);
 // Checks rules that span keys or need the whole config (the JWT secret); throws ConfigError.
 void check_config(const Config &config);
 
+// The names of every key, in table order.
+std::vector<std::string> config_keys();
+
 // The effective value of key as text (for `cms-fcgi --get KEY`); throws ConfigError if unknown.
 std::string config_value(const Config &config, const std::string &key);
 

@@ -17,7 +17,7 @@ constexpr const char *k_sql_select_logs =
     " FROM lin_log WHERE delete_time IS NULL AND (? IS NULL OR username = ?) "
     "AND (? IS NULL OR message LIKE CONCAT('%', ?, '%') ESCAPE '\\\\') "
     "AND (? IS NULL OR create_time >= ?) AND (? IS NULL OR create_time <= ?) "
-    "ORDER BY id DESC LIMIT ? OFFSET ?";
+    "ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?";
 constexpr const char *k_sql_count_logs =
     "SELECT COUNT(*)"
     " FROM lin_log WHERE delete_time IS NULL AND (? IS NULL OR username = ?) "

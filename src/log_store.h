@@ -38,7 +38,7 @@ class LogStore {
     explicit LogStore(db::Connection &db) : db_(db) {}
 
     void write(const LogEntry &entry);
-    // Newest first; total is the count of all matching rows.
+    // Newest first (by create_time); total is the count of all matching rows.
     std::vector<LogEntry> find(const LogFilter &filter, int64_t page, int64_t count,
                                int64_t &total);
     // Distinct usernames of live rows, by name.

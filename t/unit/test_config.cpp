@@ -5,6 +5,8 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 using cms::apply_env_overrides;
@@ -91,6 +93,7 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(check_accepts_32_byte_secret);
     CPPUNIT_TEST(config_value_gives_text_int_and_list_keys);
     CPPUNIT_TEST(config_value_of_unknown_key_throws);
+    CPPUNIT_TEST(shipped_example_parses_and_documents_every_key);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -278,6 +281,23 @@ class ConfigTest : public CppUnit::TestFixture {
     void config_value_of_unknown_key_throws() {
         CPPUNIT_ASSERT_THROW(config_value(parsed(""), "no_such_key"), ConfigError);
         CPPUNIT_ASSERT_THROW(config_value(parsed(""), "WORKERS"), ConfigError);
+    }
+
+    // conf/cms.conf.example is the documentation of every key: it must parse (the unit binary
+    // runs from the repository top) and set each key of the table, with its default value.
+    void shipped_example_parses_and_documents_every_key() {
+        std::ifstream file("conf/cms.conf.example");
+        CPPUNIT_ASSERT_MESSAGE("cannot open conf/cms.conf.example", file.good());
+        std::ostringstream text;
+        text << file.rdbuf();
+        cms::Config example = cms::parse_config(text.str(), "conf/cms.conf.example");
+        cms::Config defaults = parsed("");
+        for (const std::string &key : cms::config_keys()) {
+            CPPUNIT_ASSERT_MESSAGE("undocumented key " + key,
+                                   text.str().find("\n" + key + " =") != std::string::npos);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(key, config_value(defaults, key),
+                                         config_value(example, key));
+        }
     }
 };
 
