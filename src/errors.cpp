@@ -41,6 +41,7 @@ const Fallback k_fallback_texts[] = {
     {Code::book_not_found, "book not found"},
     {Code::register_group_missing, "group not found, cannot create the user"},
     {Code::group_not_found, "group not found"},
+    {Code::no_file, "no file found"},
     {Code::group_has_users, "the group still has users"},
     {Code::parameter, "invalid parameters"},
     {Code::login_failed, "wrong username or password"},

@@ -37,6 +37,7 @@ enum class Code : int {
     book_not_found = 10022,
     register_group_missing = 10023,
     group_not_found = 10024,
+    no_file = 10026,
     group_has_users = 10027,
     parameter = 10030,
     login_failed = 10031,

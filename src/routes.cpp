@@ -4,6 +4,7 @@
 #include "admin_handlers.h"
 #include "admin_user_handlers.h"
 #include "book_handlers.h"
+#include "file_handlers.h"
 #include "log_handlers.h"
 #include "ops_handlers.h"
 #include "router.h"
@@ -73,6 +74,8 @@ const std::vector<Route> &route_table() {
                                                                                        "管理员为分组分配了权限"},
         {"POST",   "/cms/admin/permission/remove",         A::admin,    k_none,        handle_admin_permission_remove,
                                                                                        "管理员删除了分组的权限"},
+
+        {"POST",   "/cms/file",                            A::login,    k_none,        handle_file_upload, nullptr, true},
 
         {"GET",    "/cms/log",                             A::group,    k_log_all,     handle_log_list},
         {"GET",    "/cms/log/search",                      A::group,    k_log_search,  handle_log_search},

@@ -1,0 +1,165 @@
+// POST /cms/file: the multipart body is parsed by cgicc, every file part is checked (count,
+// extension, size) before anything is written, then FileStore saves them in one transaction.
+#include "file_handlers.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <cgicc/CgiInput.h>
+#include <cgicc/Cgicc.h>
+
+#include "config.h"
+#include "context.h"
+#include "db.h"
+#include "errors.h"
+#include "file_store.h"
+#include "handler_util.h"
+#include "request.h"
+#include "response.h"
+
+namespace cms {
+
+namespace {
+
+// A checked file part: its field name (echoed as `key`), its bytes and its extension.
+struct Upload {
+    std::string key;
+    std::string content;
+    std::string extension; // lower-case, with the dot
+};
+
+// cgicc reads the request through this: a POST whose body is req.body (read and capped already).
+class BodyInput : public cgicc::CgiInput {
+  public:
+    explicit BodyInput(const Request &req) : req_(req), length_(std::to_string(req.body.size())) {}
+    size_t read(char *data, size_t length) override {
+        size_t n = std::min(length, req_.body.size() - offset_);
+        std::memcpy(data, req_.body.data() + offset_, n);
+        offset_ += n;
+        return n;
+    }
+    std::string getenv(const char *name) override {
+        if (std::strcmp(name, "REQUEST_METHOD") == 0)
+            return "POST";
+        if (std::strcmp(name, "CONTENT_TYPE") == 0)
+            return req_.content_type;
+        if (std::strcmp(name, "CONTENT_LENGTH") == 0)
+            return length_;
+        return {};
+    }
+
+  private:
+    const Request &req_;
+    std::string length_;
+    size_t offset_ = 0;
+};
+
+std::string lower(std::string text) {
+    for (char &c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+// multipart/form-data with a boundary, the type compared case-insensitively.
+void check_multipart(const std::string &content_type) {
+    std::string type = lower(content_type.substr(0, content_type.find(';')));
+    while (!type.empty() && type.back() == ' ')
+        type.pop_back();
+    if (type != "multipart/form-data")
+        throw ApiError(415, Code::unsupported_media_type);
+    if (content_type.find("boundary=") == std::string::npos)
+        throw ApiError(400, Code::parameter);
+}
+
+// The non-empty file parts of the body, in body order; 400 for a body cgicc cannot parse.
+std::vector<cgicc::FormFile> file_parts(const Request &req) {
+    check_multipart(req.content_type);
+    BodyInput input(req);
+    std::vector<cgicc::FormFile> parts;
+    try {
+        cgicc::Cgicc cgi(&input);
+        for (const cgicc::FormFile &part : cgi.getFiles())
+            if (part.getDataLength() > 0)
+                parts.push_back(part);
+    } catch (const std::runtime_error &) {
+        // cgicc's only complaint about a body: a part whose headers never end.
+        throw ApiError(400, Code::parameter);
+    }
+    return parts;
+}
+
+// A dot and letters or digits only: the extension becomes part of a path on disk, so this holds
+// whatever the configured allow-list says.
+bool plain_extension(const std::string &extension) {
+    if (extension.size() < 2 || extension[0] != '.')
+        return false;
+    for (size_t i = 1; i < extension.size(); ++i)
+        if (std::isalnum(static_cast<unsigned char>(extension[i])) == 0)
+            return false;
+    return true;
+}
+
+// The extension of a client's file name, from its last '.', when the allow-list has it.
+std::string allowed_extension(const std::string &filename, const Config &config) {
+    size_t dot = filename.rfind('.');
+    if (dot != std::string::npos) {
+        std::string extension = lower(filename.substr(dot));
+        for (const std::string &allowed : config.file_extensions)
+            if (lower(allowed) == extension && plain_extension(extension))
+                return extension;
+    }
+    throw ApiError(406, Code::file_extension);
+}
+
+// Every file part, checked against the configured limits before anything is stored.
+std::vector<Upload> read_uploads(const Request &req, const Config &config) {
+    std::vector<cgicc::FormFile> parts = file_parts(req);
+    if (parts.empty())
+        throw ApiError(404, Code::no_file);
+    if (parts.size() > static_cast<size_t>(config.file_max_count))
+        throw ApiError(413, Code::too_many_files);
+    std::vector<Upload> uploads;
+    for (const cgicc::FormFile &part : parts) {
+        std::string extension = allowed_extension(part.getFilename(), config);
+        if (part.getDataLength() > static_cast<size_t>(config.file_single_limit))
+            throw ApiError(413, Code::file_too_large);
+        if (!utf8_ok(part.getName()))
+            throw ApiError(400, Code::parameter);
+        uploads.push_back(Upload{part.getName(), part.getData(), extension});
+    }
+    return uploads;
+}
+
+Json::Value file_json(const std::string &key, const StoredFile &file, const Config &config) {
+    std::string base = config.file_public_url;
+    if (!base.empty() && base.back() != '/')
+        base += '/';
+    Json::Value out(Json::objectValue);
+    out["id"] = static_cast<Json::Int64>(file.id);
+    out["key"] = key;
+    out["path"] = file.path;
+    out["url"] = base + file.path;
+    return out;
+}
+
+} // namespace
+
+Response handle_file_upload(const Request &req, Ctx &ctx) {
+    std::vector<Upload> uploads = read_uploads(req, ctx.config);
+    FileStore store(ctx.db, ctx.config.file_store_dir);
+    db::Transaction tx(ctx.db);
+    Json::Value items(Json::arrayValue);
+    for (const Upload &upload : uploads) {
+        StoredFile file = store.save(upload.content, upload.extension);
+        items.append(file_json(upload.key, file, ctx.config));
+    }
+    tx.commit();
+    store.keep();
+    return Response::json(200, items);
+}
+
+} // namespace cms
