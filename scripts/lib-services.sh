@@ -263,10 +263,11 @@ svc_pool_stop () {
 
 # Writes $1/nginx.conf: everything nginx writes stays in $1, an upstream `cms_fcgi` on
 # 127.0.0.1:$3 and a server on 127.0.0.1:$2 that includes the shipped nginx/cms-fcgi.conf of source
-# tree $4. The shipped files are symlinked next to nginx.conf because nginx resolves relative
-# includes against the directory of its main config file.
+# tree $4 and serves the app's file_store_dir $5 (an absolute path; none when empty) at /assets/.
+# The shipped files are symlinked next to nginx.conf because nginx resolves relative includes
+# against the directory of its main config file.
 svc_nginx_conf () {
-	local dir=$1 http_port=$2 fcgi_port=$3 top=$4 m
+	local dir=$1 http_port=$2 fcgi_port=$3 top=$4 assets=${5:-} m
 	mkdir -p "$dir" || return 1
 	for m in cms-fcgi.conf cms-fcgi-params.conf; do
 		ln -sfn "$top/nginx/$m" "$dir/$m" || return 1
@@ -303,6 +304,7 @@ svc_nginx_conf () {
 		    server {
 		        listen 127.0.0.1:$http_port;
 		        server_name localhost;
+		        set \$cms_file_store_dir "$assets";
 		        include cms-fcgi.conf;
 		    }
 		}

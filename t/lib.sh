@@ -29,6 +29,7 @@ DB_PID=
 DB_SHARED=
 POOL_PID=
 NGINX_PID=
+FILE_STORE_DIR=
 SOCK_DIR=
 
 # ---- TAP core -----------------------------------------------------------------------------------
@@ -214,6 +215,7 @@ restart_db () {
 
 # Writes $TRASH/cms.conf (test defaults, each replaced by a key=value argument of the same key)
 # and starts the pool on test_port 0. Readiness is checked by start_nginx, through nginx.
+# Uploads go to FILE_STORE_DIR ($TRASH/assets unless given), which nginx serves at /assets/.
 start_app () {
 	local kv key conf=$TRASH/cms.conf workers
 	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
@@ -229,6 +231,8 @@ start_app () {
 		echo "jwt_secret = $(svc_random_hex 32)"
 		echo "log_file = $TRASH/app.log"
 		echo "message_file = $TOP/conf/code-message.properties"
+		echo "file_store_dir = $TRASH/assets"
+		echo "file_public_url = http://127.0.0.1:$(test_port 1)/assets/"
 	} >"$conf"
 	for kv in "$@"; do
 		key=${kv%%=*}
@@ -241,6 +245,9 @@ start_app () {
 		bail_out "$APP_BIN -c cms.conf -t rejects the test configuration"
 	workers=$("$APP_BIN" -c "$conf" --get workers 2>>"$TRASH/fixture.log") ||
 		bail_out "cannot read workers from cms.conf"
+	FILE_STORE_DIR=$("$APP_BIN" -c "$conf" --get file_store_dir 2>>"$TRASH/fixture.log") ||
+		bail_out "cannot read file_store_dir from cms.conf"
+	case $FILE_STORE_DIR in /*) ;; *) FILE_STORE_DIR=$TRASH/$FILE_STORE_DIR ;; esac
 	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_PORT" "$workers" "$TRASH/app.log" "$TRASH" \
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
 }
@@ -250,7 +257,8 @@ start_app () {
 start_nginx () {
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
-	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "${APP_PORT:-$(test_port 0)}" "$TOP" ||
+	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "${APP_PORT:-$(test_port 0)}" "$TOP" \
+		"$FILE_STORE_DIR" ||
 		bail_out "cannot write nginx.conf"
 	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
 		bail_out "nginx did not start"
