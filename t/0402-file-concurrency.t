@@ -1,0 +1,116 @@
+#!/bin/sh
+test_description='POST /cms/file against other writers: an upload that loses the md5_live key to a concurrent one answers the winner row and removes its copy; a failed transaction leaves no file'
+. "$(dirname "$0")/lib.sh"
+
+start_db
+start_app
+start_nginx
+
+# The failed-transaction test makes the app log an error on purpose.
+allow_app_errors
+
+files_on_disk () {
+	find "$FILE_STORE_DIR" -type f 2>/dev/null | wc -l
+}
+
+# innodb_trx rows of this test's database (the server may be shared) whose state matches $1.
+transactions () {
+	db_exec "SELECT COUNT(*) FROM information_schema.innodb_trx t
+		JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id
+		WHERE p.db = DATABASE() AND t.trx_state LIKE \"$1\""
+}
+
+one_open_transaction () {
+	test "$(transactions %)" -eq 1
+}
+
+one_lock_wait () {
+	test "$(transactions "LOCK WAIT")" -eq 1
+}
+
+test_expect_success 'setup: root logs in' '
+	login root "$ROOT_PASSWORD" &&
+	echo "$TOKEN" >token
+'
+
+# Another writer inserts the row of the same content and holds its transaction open: the upload
+# finds no live row, writes its file, and its insert waits on the md5_live key until the other
+# commits, then fails with a duplicate key.
+test_expect_success 'an upload that loses the md5_live key answers the winner row' '
+	TOKEN=$(cat token) &&
+	printf "contended" >race.png &&
+	md5=$(md5sum race.png | cut -d" " -f1) &&
+	mkfifo sql.fifo &&
+	{ svc_sql "$DB_SOCKET" "$DB_NAME" <sql.fifo >other.out 2>&1 & } &&
+	other=$! &&
+	exec 3>sql.fifo &&
+	echo "BEGIN; INSERT INTO lin_file (path, name, extension, size, md5)
+		VALUES (\"2000/01/01/winner.png\", \"winner.png\", \".png\", 9, \"$md5\");" >&3 &&
+	poll_until 50 one_open_transaction &&
+	{ http POST /cms/file "" -F file=@race.png & } &&
+	upload=$! &&
+	poll_until 50 one_lock_wait &&
+	test "$(files_on_disk)" -eq 1 &&
+	echo "COMMIT;" >&3 &&
+	exec 3>&- &&
+	wait $upload &&
+	wait $other &&
+	expect_status 200 &&
+	expect_json ".[0].path" 2000/01/01/winner.png &&
+	expect_json ".[0].id" "$(db_exec "SELECT id FROM lin_file WHERE md5 = \"$md5\"")" &&
+	expect_json ".[0].url" "http://127.0.0.1:$HTTP_PORT/assets/2000/01/01/winner.png"
+'
+
+test_expect_success 'the losing upload removed the file it wrote' '
+	test "$(files_on_disk)" -eq 0
+'
+
+test_expect_success 'the losing upload added no row' '
+	expect_db "SELECT COUNT(*) FROM lin_file" 1
+'
+
+test_expect_success 'concurrent uploads of the same new content answer one id and leave one file' '
+	TOKEN=$(cat token) &&
+	printf "together" >together.png &&
+	pids= &&
+	for i in 1 2 3 4 5 6; do
+		{ curl --silent --max-time 10 -H "Authorization: Bearer $TOKEN" -F file=@together.png \
+			--output "together.$i" "http://127.0.0.1:$HTTP_PORT/cms/file" & } &&
+		pids="$pids $!" || return 1
+	done &&
+	for p in $pids; do wait $p || return 1; done &&
+	jq -s -e "map(.[0].id) | unique | length == 1" together.1 together.2 together.3 together.4 together.5 together.6 &&
+	expect_db "SELECT COUNT(*) FROM lin_file WHERE md5 = \"$(md5sum together.png | cut -d" " -f1)\"" 1 &&
+	test "$(files_on_disk)" -eq 1
+'
+
+# The trigger refuses the second of two new rows, so the first one was written and inserted
+# when the transaction fails.
+test_expect_success 'setup: a trigger makes inserts of 5-byte files fail' '
+	db_exec "CREATE TRIGGER lin_file_refuse BEFORE INSERT ON lin_file FOR EACH ROW
+		SET NEW.name = IF(NEW.size = 5, NULL, NEW.name)"
+'
+
+test_expect_success 'a failed transaction answers 500 with code 9999' '
+	TOKEN=$(cat token) &&
+	printf "abc" >three.png &&
+	printf "abcde" >five.png &&
+	http POST /cms/file "" -F file_0=@three.png -F file_1=@five.png &&
+	expect_status 500 &&
+	expect_json .code 9999
+'
+
+test_expect_success 'a failed transaction leaves neither its files nor its rows' '
+	test "$(files_on_disk)" -eq 1 &&
+	expect_db "SELECT COUNT(*) FROM lin_file WHERE size IN (3, 5)" 0
+'
+
+test_expect_success 'the same upload succeeds once the trigger is gone' '
+	TOKEN=$(cat token) &&
+	db_exec "DROP TRIGGER lin_file_refuse" &&
+	http POST /cms/file "" -F file_0=@three.png -F file_1=@five.png &&
+	expect_status 200 &&
+	test "$(files_on_disk)" -eq 3
+'
+
+test_done
