@@ -145,10 +145,11 @@ svc_db_ping () {
 # Creates a MariaDB datadir $1 (system tables only), logging to $2.
 svc_db_init () {
 	local datadir=$1 log=$2
-	mkdir -p "$datadir" || return 1
+	# Its own temporary directory: servers bootstrapped at once (prove -j) clash in a shared /tmp.
+	mkdir -p "$datadir" "${datadir%/}.tmp" || return 1
 	mariadb-install-db --no-defaults --user="$svc_db_admin" --datadir="$datadir" \
 		--auth-root-authentication-method=socket --auth-root-socket-user="$svc_db_admin" \
-		--skip-test-db >"$log" 2>&1 && return 0
+		--skip-test-db --tmpdir="${datadir%/}.tmp" >"$log" 2>&1 && return 0
 	echo "mariadb-install-db failed for $datadir; its log:" >&2
 	tail -n 20 "$log" >&2
 	return 1
@@ -167,6 +168,8 @@ svc_db_start () {
 		set -- --skip-networking "$@"
 	fi
 	[ "$(id -u)" -ne 0 ] || set -- --user=root "$@"
+	mkdir -p "${datadir%/}.tmp" || return 1
+	set -- --tmpdir="${datadir%/}.tmp" "$@"
 	pid=$(svc_spawn "$pidfile" "$errlog" "$(command -v mariadbd || echo /usr/sbin/mariadbd)" \
 		--no-defaults --datadir="$datadir" --socket="$sock" --pid-file="$pidfile" \
 		--log-error="$errlog" --character-set-server=utf8mb4 \

@@ -70,6 +70,8 @@ const Fallback k_fallback_texts[] = {
     {Code::unsupported_media_type, "request body must be application/json"},
     {Code::db_unavailable, "database unavailable, try again later"},
     {Code::permission_not_found, "permission not found"},
+    {Code::multipart_required, "request body must be multipart/form-data"},
+    {Code::multipart_malformed, "multipart body cannot be parsed"},
     {Code::json_malformed, "request body is not valid JSON"},
     {Code::json_too_deep, "JSON nested too deeply"},
     {Code::json_duplicate_key, "duplicate key in JSON"},

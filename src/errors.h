@@ -66,6 +66,8 @@ enum class Code : int {
     unsupported_media_type = 10301,
     db_unavailable = 10302,
     permission_not_found = 10303,
+    multipart_required = 10304,
+    multipart_malformed = 10305,
     json_malformed = 10310,
     json_too_deep = 10311,
     json_duplicate_key = 10312,

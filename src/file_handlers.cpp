@@ -35,7 +35,9 @@ struct Upload {
 // cgicc reads the request through this: a POST whose body is req.body (read and capped already).
 class BodyInput : public cgicc::CgiInput {
   public:
-    explicit BodyInput(const Request &req) : req_(req), length_(std::to_string(req.body.size())) {}
+    explicit BodyInput(const Request &req)
+        : req_(req), content_type_(unquote_boundary(req.content_type)),
+          length_(std::to_string(req.body.size())) {}
     size_t read(char *data, size_t length) override {
         size_t n = std::min(length, req_.body.size() - offset_);
         std::memcpy(data, req_.body.data() + offset_, n);
@@ -46,14 +48,28 @@ class BodyInput : public cgicc::CgiInput {
         if (std::strcmp(name, "REQUEST_METHOD") == 0)
             return "POST";
         if (std::strcmp(name, "CONTENT_TYPE") == 0)
-            return req_.content_type;
+            return content_type_;
         if (std::strcmp(name, "CONTENT_LENGTH") == 0)
             return length_;
         return {};
     }
 
   private:
+    // RFC 2046 allows boundary="x"; cgicc takes the quotes for part of the boundary.
+    static std::string unquote_boundary(std::string type) {
+        size_t at = type.find("boundary=\"");
+        if (at != std::string::npos) {
+            size_t close = type.find('"', at + 10);
+            if (close != std::string::npos) {
+                type.erase(close, 1);
+                type.erase(at + 9, 1);
+            }
+        }
+        return type;
+    }
+
     const Request &req_;
+    std::string content_type_;
     std::string length_;
     size_t offset_ = 0;
 };
@@ -70,9 +86,9 @@ void check_multipart(const std::string &content_type) {
     while (!type.empty() && type.back() == ' ')
         type.pop_back();
     if (type != "multipart/form-data")
-        throw ApiError(415, Code::unsupported_media_type);
+        throw ApiError(415, Code::multipart_required);
     if (content_type.find("boundary=") == std::string::npos)
-        throw ApiError(400, Code::parameter);
+        throw ApiError(400, Code::parameter, Code::multipart_malformed);
 }
 
 // The non-empty file parts of the body, in body order; 400 for a body cgicc cannot parse.
@@ -87,7 +103,7 @@ std::vector<cgicc::FormFile> file_parts(const Request &req) {
                 parts.push_back(part);
     } catch (const std::runtime_error &) {
         // cgicc's only complaint about a body: a part whose headers never end.
-        throw ApiError(400, Code::parameter);
+        throw ApiError(400, Code::parameter, Code::multipart_malformed);
     }
     return parts;
 }

@@ -294,34 +294,50 @@ test_expect_success 'a multipart content type with an empty body answers 404 wit
 	expect_json .code 10026
 '
 
-test_expect_success 'a part whose headers never end answers 400 with code 10030' '
+test_expect_success 'a part whose headers never end answers 400 with code 10030 and the multipart text' '
 	TOKEN=$(cat token) &&
 	printf -- "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.png\"\r\n--XyZ--\r\n" >broken.body &&
 	upload_raw broken.body &&
 	expect_status 400 &&
-	expect_json .code 10030
+	expect_json .code 10030 &&
+	expect_json .message "multipart 请求体无法解析"
 '
 
 test_expect_success 'multipart/form-data without a boundary answers 400 with code 10030' '
 	TOKEN=$(cat token) &&
 	http POST /cms/file "" --data-binary @one.png -H "Content-Type: multipart/form-data" &&
 	expect_status 400 &&
-	expect_json .code 10030
+	expect_json .code 10030 &&
+	expect_json .message "multipart 请求体无法解析"
 '
 
-test_expect_success 'a JSON body answers 415 with code 10301' '
+test_expect_success 'a quoted boundary (RFC 2046) is understood' '
+	TOKEN=$(cat token) &&
+	png quoted >quoted.png &&
+	{
+		printf -- "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"q.png\"\r\n" &&
+		printf "Content-Type: image/png\r\n\r\n" && cat quoted.png && printf "\r\n--XyZ--\r\n"
+	} >quoted.body &&
+	http POST /cms/file "" --data-binary @quoted.body \
+		-H "Content-Type: multipart/form-data; boundary=\"XyZ\"" &&
+	expect_status 200 &&
+	expect_json ".[0].key" file
+'
+
+test_expect_success 'a JSON body answers 415 with code 10304 (multipart required)' '
 	TOKEN=$(cat token) &&
 	http POST /cms/file "{}" &&
 	expect_status 415 &&
-	expect_json .code 10301 &&
+	expect_json .code 10304 &&
+	expect_json .message "请求体须为 multipart/form-data" &&
 	expect_json .request "POST /cms/file"
 '
 
-test_expect_success 'a urlencoded form answers 415 with code 10301' '
+test_expect_success 'a urlencoded form answers 415 with code 10304' '
 	TOKEN=$(cat token) &&
 	http POST /cms/file "" --data "file=one.png" &&
 	expect_status 415 &&
-	expect_json .code 10301
+	expect_json .code 10304
 '
 
 test_expect_success 'an anonymous upload answers 401 with code 10012 and writes nothing' '

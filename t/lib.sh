@@ -414,3 +414,7 @@ cd "$TRASH" || bail_out "cannot enter $TRASH"
 trap _cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# prove closes its end when another file bails out: leave through the EXIT trap, which stops the
+# servers this file started, rather than die of SIGPIPE or SIGHUP with them still running.
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
