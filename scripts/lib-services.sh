@@ -46,7 +46,8 @@ svc_wait_gone () {
 svc_children () {
 	local f stat rest
 	for f in /proc/[0-9]*/stat; do
-		read -r stat <"$f" 2>/dev/null || continue
+		# The redirection must come after 2>/dev/null: a process may exit during the scan.
+		read -r stat 2>/dev/null <"$f" || continue
 		rest=${stat##*) }
 		set -- "$1" $rest
 		[ "$3" = "$1" ] || continue
