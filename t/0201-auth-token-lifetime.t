@@ -6,17 +6,6 @@ start_db
 start_app access_token_lifetime=120 refresh_token_lifetime=600
 start_nginx
 
-# jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
-jwt_payload () {
-	local p
-	p=$(printf '%s' "$1" | cut -d. -f2 | tr '_-' '/+')
-	case $((${#p} % 4)) in
-	2) p=$p== ;;
-	3) p=$p= ;;
-	esac
-	printf '%s' "$p" | base64 -d
-}
-
 # expect_file_json FILE FILTER EXPECTED: `jq -r FILTER FILE` equals EXPECTED.
 expect_file_json () {
 	local got

@@ -13,17 +13,6 @@ b64url () {
 	openssl base64 -A | tr '+/' '-_' | tr -d '=\n'
 }
 
-# jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
-jwt_payload () {
-	local p
-	p=$(printf '%s' "$1" | cut -d. -f2 | tr '_-' '/+')
-	case $((${#p} % 4)) in
-	2) p=$p== ;;
-	3) p=$p= ;;
-	esac
-	printf '%s' "$p" | base64 -d
-}
-
 # jwt_make DIGEST HEADER_JSON PAYLOAD_JSON SECRET: a JWT signed with HMAC-DIGEST (sha256, sha512).
 jwt_make () {
 	local h p s

@@ -6,17 +6,6 @@ start_db
 start_app
 start_nginx
 
-# jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
-jwt_payload () {
-	local p
-	p=$(printf '%s' "$1" | cut -d. -f2 | tr '_-' '/+')
-	case $((${#p} % 4)) in
-	2) p=$p== ;;
-	3) p=$p= ;;
-	esac
-	printf '%s' "$p" | base64 -d
-}
-
 # change_body OLD NEW [CONFIRM]: the JSON body of a password change.
 change_body () {
 	jq -nc --arg o "$1" --arg n "$2" --arg c "${3-$2}" \

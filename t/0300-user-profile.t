@@ -16,17 +16,6 @@ new_user () {
 	expect_status 201
 }
 
-# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes).
-remember () {
-	login "$1" "$2" &&
-	echo "$TOKEN" >"$TRASH/$1.token"
-}
-
-# as NAME: sends the access token kept by `remember NAME`.
-as () {
-	TOKEN=$(cat "$TRASH/$1.token")
-}
-
 # column COLUMN NAME: COLUMN of the live user NAME.
 column () {
 	db_exec "SELECT $1 FROM lin_user WHERE username = '$2' AND delete_time IS NULL"

@@ -17,17 +17,6 @@ new_user () {
 	expect_status 201
 }
 
-# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes).
-remember () {
-	login "$1" "$2" &&
-	echo "$TOKEN" >"$TRASH/$1.token"
-}
-
-# as NAME: sends the access token kept by `remember NAME`.
-as () {
-	TOKEN=$(cat "$TRASH/$1.token")
-}
-
 # uid NAME / gid NAME: id of the live user / group NAME.
 uid () {
 	db_exec "SELECT id FROM lin_user WHERE username = '$1' AND delete_time IS NULL"

@@ -8,17 +8,6 @@ start_nginx
 
 USER_PASSWORD=User_pass1
 
-# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes).
-remember () {
-	login "$1" "$2" &&
-	echo "$TOKEN" >"$TRASH/$1.token"
-}
-
-# as NAME: sends the access token kept by `remember NAME`.
-as () {
-	TOKEN=$(cat "$TRASH/$1.token")
-}
-
 # new_group NAME PERMISSION...: root creates group NAME granted the named permissions.
 new_group () {
 	local name=$1 ids=

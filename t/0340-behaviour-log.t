@@ -9,17 +9,6 @@ start_nginx
 USER_PASSWORD=User_pass1
 NEW_PASSWORD=New_pass2
 
-# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes).
-remember () {
-	login "$1" "$2" &&
-	echo "$TOKEN" >"$TRASH/$1.token"
-}
-
-# as NAME: sends the access token kept by `remember NAME`.
-as () {
-	TOKEN=$(cat "$TRASH/$1.token")
-}
-
 gid () {
 	db_exec "SELECT id FROM lin_group WHERE name = '$1' AND delete_time IS NULL"
 }

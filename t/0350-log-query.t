@@ -8,17 +8,6 @@ start_nginx
 
 USER_PASSWORD=User_pass1
 
-# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes).
-remember () {
-	login "$1" "$2" &&
-	echo "$TOKEN" >"$TRASH/$1.token"
-}
-
-# as NAME: sends the access token kept by `remember NAME`.
-as () {
-	TOKEN=$(cat "$TRASH/$1.token")
-}
-
 # messages: the messages of the page in the body, joined with |.
 messages () {
 	jq -r '[.items[].message] | join("|")' "$TRASH/body"

@@ -399,6 +399,29 @@ login () {
 	}
 }
 
+# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes a
+# password, which takes a while: log each user in once per file).
+remember () {
+	login "$1" "$2" &&
+	echo "$TOKEN" >"$TRASH/$1.token"
+}
+
+# as NAME: sets TOKEN to the access token kept by `remember NAME`.
+as () {
+	TOKEN=$(cat "$TRASH/$1.token")
+}
+
+# jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
+jwt_payload () {
+	local p
+	p=$(printf '%s' "$1" | cut -d. -f2 | tr '_-' '/+')
+	case $((${#p} % 4)) in
+	2) p=$p== ;;
+	3) p=$p= ;;
+	esac
+	printf '%s' "$p" | base64 -d
+}
+
 # ---- On source ----------------------------------------------------------------------------------
 
 for _tool in mariadbd mariadb-install-db mariadb nginx spawn-fcgi multiwatch curl jq; do
