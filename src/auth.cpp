@@ -37,7 +37,7 @@ Principal token_user(const Request &req, Ctx &ctx, const char *type) {
     bool refresh = std::string(type) == "refresh";
     Code bad = refresh ? Code::refresh_token_bad : Code::access_token_bad;
     Code expired = refresh ? Code::refresh_token_expired : Code::access_token_expired;
-    jwt::Decoded token = jwt::decode(bearer_token(req), ctx.config.jwt_secret, now_seconds());
+    jwt::Decoded token = jwt::decode(bearer_token(req), ctx.jwt_key, now_seconds());
     if (token.verdict == jwt::Verdict::invalid)
         throw ApiError(401, bad);
     if (token.verdict == jwt::Verdict::expired)
@@ -81,7 +81,8 @@ void authorize(const Route &route, const Request &req, Ctx &ctx) {
     }
 }
 
-Json::Value issue_tokens(const Config &config, const Principal &user, int64_t now) {
+Json::Value issue_tokens(const Ctx &ctx, const Principal &user, int64_t now) {
+    const Config &config = ctx.config;
     jwt::Claims claims;
     claims.identity = user.id;
     claims.scope = k_scope;
@@ -90,10 +91,10 @@ Json::Value issue_tokens(const Config &config, const Principal &user, int64_t no
     Json::Value out(Json::objectValue);
     claims.type = "access";
     claims.exp = now + config.access_token_lifetime;
-    out["access_token"] = jwt::encode(claims, config.jwt_secret);
+    out["access_token"] = jwt::encode(claims, ctx.jwt_key);
     claims.type = "refresh";
     claims.exp = now + config.refresh_token_lifetime;
-    out["refresh_token"] = jwt::encode(claims, config.jwt_secret);
+    out["refresh_token"] = jwt::encode(claims, ctx.jwt_key);
     return out;
 }
 

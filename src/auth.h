@@ -8,7 +8,6 @@
 
 namespace cms {
 
-struct Config;
 struct Ctx;
 struct Principal;
 struct Request;
@@ -18,7 +17,7 @@ struct Route;
 void authorize(const Route &route, const Request &req, Ctx &ctx);
 
 // {"access_token", "refresh_token"} for user, issued at now (seconds).
-Json::Value issue_tokens(const Config &config, const Principal &user, int64_t now);
+Json::Value issue_tokens(const Ctx &ctx, const Principal &user, int64_t now);
 
 // Seconds since the epoch.
 int64_t now_seconds();

@@ -14,6 +14,9 @@ struct Route;
 namespace db {
 class Connection;
 }
+namespace jwt {
+class Key;
+}
 
 // The user a valid token belongs to, loaded once per request by authorize().
 struct Principal {
@@ -30,6 +33,7 @@ struct Ctx {
     const Config &config;
     const Messages &messages;
     db::Connection &db;
+    const jwt::Key &jwt_key; // jwt_secret, prepared once
     const Route *route = nullptr;  // the matched route
     std::optional<Principal> user; // set by authorize() for every route but the public ones
 };

@@ -10,12 +10,16 @@ class Router;
 namespace db {
 class Connection;
 }
+namespace jwt {
+class Key;
+}
 
 // Process-wide things a request needs, owned by main.
 struct Service {
     const Config &config;
     const Messages &messages;
     db::Connection &db;
+    const jwt::Key &jwt_key;
     const Router &router;
 };
 

@@ -97,6 +97,23 @@ bool lexically_strict(std::string_view body) {
     return true;
 }
 
+// The strict reader for max_depth, built once: configuring a jsoncpp reader costs more than
+// parsing a typical body with it, and a reader keeps no state from one parse to the next.
+Json::CharReader &strict_reader(int max_depth) {
+    static std::unique_ptr<Json::CharReader> reader;
+    static int depth = 0;
+    if (!reader || depth != max_depth) {
+        Json::CharReaderBuilder builder;
+        Json::CharReaderBuilder::strictMode(&builder.settings_);
+        builder.settings_["stackLimit"] = max_depth;
+        // A scalar root is valid JSON: let it parse so that it gets "must be an object".
+        builder.settings_["strictRoot"] = false;
+        reader.reset(builder.newCharReader());
+        depth = max_depth;
+    }
+    return *reader;
+}
+
 } // namespace
 
 Json::Value parse_object(std::string_view body, int max_depth) {
@@ -105,17 +122,12 @@ Json::Value parse_object(std::string_view body, int max_depth) {
     if (!utf8::valid(body))
         reject(Code::body_not_utf8);
 
-    Json::CharReaderBuilder builder;
-    Json::CharReaderBuilder::strictMode(&builder.settings_);
-    builder.settings_["stackLimit"] = max_depth;
-    // A scalar root is valid JSON: let it parse so that it gets "must be an object", below.
-    builder.settings_["strictRoot"] = false;
-    std::unique_ptr<Json::CharReader> reader(builder.newCharReader());
+    Json::CharReader &reader = strict_reader(max_depth);
     Json::Value root;
     std::string errors;
     bool parsed;
     try {
-        parsed = reader->parse(body.data(), body.data() + body.size(), &root, &errors);
+        parsed = reader.parse(body.data(), body.data() + body.size(), &root, &errors);
     } catch (const Json::RuntimeError &) {
         // jsoncpp throws (rather than failing) when the nesting exceeds stackLimit.
         reject(Code::json_too_deep);

@@ -7,9 +7,9 @@
 #include <json/json.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 
-#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -23,33 +23,20 @@ constexpr std::string_view k_header = R"({"alg":"HS256","typ":"JWT"})";
 constexpr std::size_t k_max_token = 8192;
 constexpr std::size_t k_signature_size = 32;
 
-// nullopt only if OpenSSL fails or the key does not fit HMAC()'s int length.
-std::optional<std::string> hmac_sha256(std::string_view key, std::string_view message) {
-    // HMAC() treats a null key as "reuse the previous key", and an empty view may hold null.
-    static const unsigned char empty_key = 0;
-    const unsigned char *key_bytes =
-        key.empty() ? &empty_key : reinterpret_cast<const unsigned char *>(key.data());
-    if (key.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        return std::nullopt;
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int mac_len = 0;
-    if (!HMAC(EVP_sha256(), key_bytes, static_cast<int>(key.size()),
-              reinterpret_cast<const unsigned char *>(message.data()), message.size(), mac,
-              &mac_len))
-        return std::nullopt;
-    return std::string(reinterpret_cast<const char *>(mac), mac_len);
-}
-
 // Parses one base64url part as a JSON object, refusing anything a lenient parser would forgive
 // (duplicate keys could make us and another verifier disagree on a claim).
 std::optional<Json::Value> parse_object(std::string_view part) {
     std::optional<std::string> text = base64::decode_url(part);
     if (!text)
         return std::nullopt;
-    Json::CharReaderBuilder builder;
-    Json::CharReaderBuilder::strictMode(&builder.settings_);
-    builder.settings_["skipBom"] = false;
-    std::unique_ptr<Json::CharReader> reader(builder.newCharReader());
+    // Built once: configuring a jsoncpp reader costs more than parsing a token with it. A reader
+    // keeps no state from one parse to the next.
+    static const std::unique_ptr<Json::CharReader> reader = [] {
+        Json::CharReaderBuilder builder;
+        Json::CharReaderBuilder::strictMode(&builder.settings_);
+        builder.settings_["skipBom"] = false;
+        return std::unique_ptr<Json::CharReader>(builder.newCharReader());
+    }();
     Json::Value root;
     std::string errors;
     try {
@@ -100,7 +87,53 @@ std::optional<Claims> read_claims(const Json::Value &payload) {
 
 } // namespace
 
+Key::Key(std::string_view secret) : ctx_(nullptr) {
+    EVP_MAC *hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+    if (hmac == nullptr)
+        throw std::runtime_error("jwt: HMAC is not available");
+    ctx_ = EVP_MAC_CTX_new(hmac);
+    EVP_MAC_free(hmac); // the context keeps its own reference
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                           OSSL_PARAM_construct_end()};
+    // A null key would mean "no key": an empty secret must still be a key (of length 0).
+    static const unsigned char empty = 0;
+    const unsigned char *bytes =
+        secret.empty() ? &empty : reinterpret_cast<const unsigned char *>(secret.data());
+    if (ctx_ == nullptr || EVP_MAC_init(ctx_, bytes, secret.size(), params) != 1) {
+        EVP_MAC_CTX_free(ctx_);
+        throw std::runtime_error("jwt: cannot key HMAC-SHA256");
+    }
+}
+
+Key::~Key() { EVP_MAC_CTX_free(ctx_); }
+
+std::optional<std::string> Key::mac(std::string_view message) const {
+    std::unique_ptr<EVP_MAC_CTX, void (*)(EVP_MAC_CTX *)> ctx(EVP_MAC_CTX_dup(ctx_),
+                                                              EVP_MAC_CTX_free);
+    unsigned char out[EVP_MAX_MD_SIZE];
+    size_t out_len = 0;
+    if (!ctx ||
+        EVP_MAC_update(ctx.get(), reinterpret_cast<const unsigned char *>(message.data()),
+                       message.size()) != 1 ||
+        EVP_MAC_final(ctx.get(), out, &out_len, sizeof out) != 1)
+        return std::nullopt;
+    return std::string(reinterpret_cast<const char *>(out), out_len);
+}
+
 std::string encode(const Claims &claims, std::string_view secret) {
+    return encode(claims, Key(secret));
+}
+
+Decoded decode(std::string_view token, std::string_view secret, int64_t now) {
+    try {
+        return decode(token, Key(secret), now);
+    } catch (const std::runtime_error &) {
+        return Decoded{};
+    }
+}
+
+std::string encode(const Claims &claims, const Key &key) {
     Json::Value payload(Json::objectValue);
     payload["identity"] = Json::Int64(claims.identity);
     payload["scope"] = claims.scope;
@@ -113,13 +146,13 @@ std::string encode(const Claims &claims, std::string_view secret) {
     // jsoncpp writes object keys in sorted order, so the same claims always give the same token.
     std::string signing_input =
         base64::encode_url(k_header) + '.' + base64::encode_url(Json::writeString(writer, payload));
-    std::optional<std::string> signature = hmac_sha256(secret, signing_input);
+    std::optional<std::string> signature = key.mac(signing_input);
     if (!signature)
         throw std::runtime_error("jwt: HMAC-SHA256 failed");
     return signing_input + '.' + base64::encode_url(*signature);
 }
 
-Decoded decode(std::string_view token, std::string_view secret, int64_t now) {
+Decoded decode(std::string_view token, const Key &key, int64_t now) {
     Decoded result;
     if (token.size() > k_max_token)
         return result;
@@ -136,7 +169,7 @@ Decoded decode(std::string_view token, std::string_view secret, int64_t now) {
     std::optional<std::string> signature = base64::decode_url(token.substr(dot2 + 1));
     if (!signature || signature->size() != k_signature_size)
         return result;
-    std::optional<std::string> expected = hmac_sha256(secret, signing_input);
+    std::optional<std::string> expected = key.mac(signing_input);
     if (!expected || expected->size() != k_signature_size ||
         CRYPTO_memcmp(expected->data(), signature->data(), k_signature_size) != 0)
         return result;

@@ -3,10 +3,30 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
+typedef struct evp_mac_ctx_st EVP_MAC_CTX;
+
 namespace cms::jwt {
+
+// The HMAC-SHA256 key, prepared once per process: OpenSSL's one-shot HMAC() looks the algorithm
+// up and hashes the key on every call, which cost more than the rest of a token check.
+class Key {
+  public:
+    // Throws std::runtime_error if OpenSSL cannot set up HMAC-SHA256.
+    explicit Key(std::string_view secret);
+    ~Key();
+    Key(const Key &) = delete;
+    Key &operator=(const Key &) = delete;
+
+    // The 32-byte MAC of message; nullopt only if OpenSSL fails.
+    std::optional<std::string> mac(std::string_view message) const;
+
+  private:
+    EVP_MAC_CTX *ctx_; // keyed; copied for each message
+};
 
 struct Claims {
     int64_t identity = 0; // user id (JSON number)
@@ -24,12 +44,14 @@ struct Decoded {
     Claims claims;
 };
 
-// Signs claims with HMAC-SHA256 under secret; returns "header.payload.signature" (throws
+// Signs claims with HMAC-SHA256 under key; returns "header.payload.signature" (throws
 // std::runtime_error only if OpenSSL fails).
+std::string encode(const Claims &claims, const Key &key);
 std::string encode(const Claims &claims, std::string_view secret);
 
-// Verifies token under secret at time now (seconds); claims are filled for ok and expired only.
+// Verifies token under key at time now (seconds); claims are filled for ok and expired only.
 // Never throws.
+Decoded decode(std::string_view token, const Key &key, int64_t now);
 Decoded decode(std::string_view token, std::string_view secret, int64_t now);
 
 } // namespace cms::jwt

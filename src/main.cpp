@@ -13,6 +13,7 @@
 #include "db.h"
 #include "errors.h"
 #include "fcgi_loop.h"
+#include "jwt.h"
 #include "log.h"
 #include "password.h"
 #include "permission_store.h"
@@ -61,7 +62,8 @@ int serve(const cms::Config &config, const cms::Messages &messages, const std::s
                                   "is: ") + e.what());
     }
     cms::Router router(cms::route_table());
-    cms::Service service{config, messages, db, router};
+    cms::jwt::Key jwt_key(config.jwt_secret);
+    cms::Service service{config, messages, db, jwt_key, router};
     cms::install_stop_handlers();
     if (FCGX_Init() != 0) {
         std::fputs("cms-fcgi: cannot initialise libfcgi\n", stderr);

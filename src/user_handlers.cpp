@@ -90,11 +90,11 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     ThrottleStore(ctx.db).clear_username(username);
     record_behaviour(req, ctx, 200, *user);
     tx.commit();
-    return Response::json(200, issue_tokens(ctx.config, *user, now_seconds()));
+    return Response::json(200, issue_tokens(ctx, *user, now_seconds()));
 }
 
 Response handle_user_refresh(const Request &, Ctx &ctx) {
-    return Response::json(200, issue_tokens(ctx.config, *ctx.user, now_seconds()));
+    return Response::json(200, issue_tokens(ctx, *ctx.user, now_seconds()));
 }
 
 Response handle_user_register(const Request &req, Ctx &ctx) {
