@@ -1,8 +1,6 @@
 // Behaviour log routes: filters from the query (absent or empty = no filter), pages, `time`.
 #include "log_handlers.h"
 
-#include <regex>
-
 #include "context.h"
 #include "handler_util.h"
 #include "log_store.h"
@@ -14,27 +12,14 @@ namespace cms {
 
 namespace {
 
-// Whether text (already shaped YYYY-MM-DD HH:MM:SS) names a real moment: 2024-02-30 does not.
-bool real_datetime(const std::string &text) {
-    auto field = [&text](size_t pos, size_t len) { return std::stoi(text.substr(pos, len)); };
-    int year = field(0, 4), month = field(5, 2), day = field(8, 2);
-    static const int k_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (month < 1 || month > 12 || day < 1)
-        return false;
-    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    int days = k_days[month - 1] + (month == 2 && leap ? 1 : 0);
-    return day <= days && field(11, 2) <= 23 && field(14, 2) <= 59 && field(17, 2) <= 59;
-}
-
 // A query filter: nullopt when absent or empty; a malformed one is a problem of its field.
 std::optional<std::string> filter(const Request &req, const char *name, validate::Problems &problems,
                                   bool is_time) {
     std::optional<std::string> value = req.query(name);
     if (!value || value->empty())
         return std::nullopt;
-    static const std::regex time_pattern(R"(^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$)");
     if (!utf8_ok(*value) || validate::length(*value) > 100 ||
-        (is_time && (!std::regex_match(*value, time_pattern) || !real_datetime(*value)))) {
+        (is_time && !validate::datetime(*value))) {
         problems.add(name, is_time ? "时间格式必须为YYYY-MM-DD HH:mm:ss" : "参数格式错误");
         return std::nullopt;
     }

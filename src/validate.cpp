@@ -53,6 +53,23 @@ void Problems::check() const {
         throw ApiError(400, Code::parameter, fields_);
 }
 
+bool datetime(const std::string &text) {
+    static const char k_shape[] = "dddd-dd-dd dd:dd:dd";
+    if (text.size() != sizeof k_shape - 1)
+        return false;
+    for (size_t i = 0; i < text.size(); ++i)
+        if (k_shape[i] == 'd' ? (text[i] < '0' || text[i] > '9') : text[i] != k_shape[i])
+            return false;
+    auto field = [&text](size_t pos, size_t len) { return std::stoi(text.substr(pos, len)); };
+    int year = field(0, 4), month = field(5, 2), day = field(8, 2);
+    static const int k_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12 || day < 1)
+        return false;
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    int days = k_days[month - 1] + (month == 2 && leap ? 1 : 0);
+    return day <= days && field(11, 2) <= 23 && field(14, 2) <= 59 && field(17, 2) <= 59;
+}
+
 size_t length(const std::string &text) { return utf8::length(text).value_or(text.size()); }
 
 int64_t path_id(const std::string &text, const char *field) {

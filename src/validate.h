@@ -61,6 +61,9 @@ Page page_query(const Request &req);
 std::optional<int64_t> id_query(const Request &req, const char *name, const char *bad_text,
                                 Problems &problems);
 
+// Whether text is a real moment written YYYY-MM-DD HH:MM:SS (2024-02-30 or 25:00:00 are not).
+bool datetime(const std::string &text);
+
 // Length in characters of valid UTF-8 text.
 size_t length(const std::string &text);
 
