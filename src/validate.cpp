@@ -153,6 +153,8 @@ std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, cons
     return ids;
 }
 
+// The texts are Lin CMS's (survey §2.4), kept word for word for its clients, including
+// 分页数量必须小于30 for a count above 30 and 分页页码必须为正整数 for a negative page.
 Page page_query(const Request &req) {
     Page page;
     Problems problems;
@@ -162,7 +164,7 @@ Page page_query(const Request &req) {
         if (!n)
             problems.add("count", "分页数量必须为正整数");
         else if (*n > k_max_page_count)
-            problems.add("count", "分页数量不能超过30");
+            problems.add("count", "分页数量必须小于30");
         else
             page.count = *n;
     }
@@ -171,7 +173,7 @@ Page page_query(const Request &req) {
         std::optional<int64_t> n = *number == "0" ? std::optional<int64_t>(0)
                                                   : positive(*number, 1000000000);
         if (!n)
-            problems.add("page", "分页页码必须为非负整数");
+            problems.add("page", "分页页码必须为正整数");
         else
             page.page = *n;
     }
