@@ -108,7 +108,11 @@ Response handle_admin_group_delete(const Request &req, Ctx &ctx) {
     int64_t id = validate::path_id(req.params.at(0));
     GroupStore groups(ctx.db);
     db::Transaction tx(ctx.db);
-    Group group = group_or_404(groups, id);
+    // Locked: a user added to the group concurrently waits, and then finds it deleted.
+    std::optional<Group> locked = groups.lock(id);
+    if (!locked)
+        throw ApiError(404, Code::group_not_found);
+    const Group &group = *locked;
     if (group.level == k_level_root)
         throw ApiError(403, Code::root_group_undeletable);
     if (group.level == k_level_guest)

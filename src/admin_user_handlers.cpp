@@ -71,8 +71,9 @@ Response handle_admin_user_update(const Request &req, Ctx &ctx) {
     Principal user = user_or_404(users, req);
     if (user.admin)
         throw ApiError(403, Code::root_user_regroup);
+    // Locked, so that a group deleted meanwhile cannot end up with this user (see group delete).
     for (int64_t id : *group_ids) {
-        std::optional<Group> group = groups.find(id);
+        std::optional<Group> group = groups.lock(id);
         if (group && group->level == k_level_root)
             throw ApiError(403, Code::root_group_no_users);
         if (!group)

@@ -11,6 +11,8 @@ namespace {
 
 constexpr const char *k_sql_select_group_by_id =
     "SELECT id, name, info, level FROM lin_group WHERE id = ? AND delete_time IS NULL";
+constexpr const char *k_sql_lock_group_by_id =
+    "SELECT id, name, info, level FROM lin_group WHERE id = ? AND delete_time IS NULL FOR UPDATE";
 constexpr const char *k_sql_select_groups_but_root =
     "SELECT id, name, info, level FROM lin_group WHERE delete_time IS NULL AND level <> 1 "
     "ORDER BY id";
@@ -55,6 +57,13 @@ std::vector<Group> read_groups(db::Statement &stmt) {
 
 std::optional<Group> GroupStore::find(int64_t id) {
     db::Statement &stmt = db_.statement(k_sql_select_group_by_id).execute({id});
+    if (!stmt.next())
+        return std::nullopt;
+    return read_group(stmt);
+}
+
+std::optional<Group> GroupStore::lock(int64_t id) {
+    db::Statement &stmt = db_.statement(k_sql_lock_group_by_id).execute({id});
     if (!stmt.next())
         return std::nullopt;
     return read_group(stmt);

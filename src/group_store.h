@@ -29,6 +29,9 @@ class GroupStore {
     explicit GroupStore(db::Connection &db) : db_(db) {}
 
     std::optional<Group> find(int64_t id);
+    // find(), with the group row locked until the transaction ends: a membership change and the
+    // group's deletion cannot both pass their checks. Call inside a transaction.
+    std::optional<Group> lock(int64_t id);
     // Every live group except the root group, by id.
     std::vector<Group> all_but_root();
     // The live group of a level (root or guest).

@@ -46,7 +46,8 @@ std::optional<std::string> optional_text(const Json::Value &body, const char *na
 std::optional<int64_t> id_member(const Json::Value &body, const char *name, const char *bad_text,
                                  Problems &problems);
 
-// An array of positive ids (possibly empty): nullopt when absent or null.
+// An array of positive ids (possibly empty, at most 100) as a sorted set without repeats:
+// nullopt when absent or null.
 std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, const char *name,
                                                    const char *bad_text, Problems &problems);
 
