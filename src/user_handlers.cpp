@@ -32,6 +32,18 @@ const std::string &dummy_hash() {
     return hash;
 }
 
+// Counts a failed password check for the username and the address, then answers 401/10031.
+[[noreturn]] void fail_login(const std::string &username, const std::string &address, Ctx &ctx) {
+    ThrottleStore(ctx.db).record_failure(username, address, ctx.config.login_failure_window);
+    throw ApiError(401, Code::login_failed);
+}
+
+// 409 for a username or email a live user has.
+ApiError taken(UserWrite result) {
+    return ApiError(409, result == UserWrite::email_taken ? Code::email_taken
+                                                          : Code::username_taken);
+}
+
 // 429/10140 while the username or the client address has too many recent failures.
 void refuse_if_throttled(const std::string &username, const std::string &address, Ctx &ctx) {
     ThrottleStore throttle(ctx.db);
@@ -75,18 +87,18 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
     // Unknown user and wrong password look alike, down to the time a hash takes.
-    bool ok = password::verify(password, identity ? identity->credential : dummy_hash());
-    std::optional<Principal> user;
-    if (ok && identity)
-        user = users.find_principal(identity->user_id);
-    if (!user) {
-        ThrottleStore(ctx.db).record_failure(username, req.remote_addr,
-                                             ctx.config.login_failure_window);
-        throw ApiError(401, Code::login_failed);
-    }
+    if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
+        fail_login(username, req.remote_addr, ctx);
     db::Transaction tx(ctx.db);
+    // The password may have changed while the hash was being verified: the tokens must not carry
+    // a credential version newer than the hash that matched.
+    if (users.lock_credential_version(identity->user_id) != identity->credential_version)
+        throw ApiError(401, Code::login_failed);
+    std::optional<Principal> user = users.find_principal(identity->user_id);
+    if (!user)
+        throw ApiError(401, Code::login_failed);
     if (password::needs_rehash(identity->credential))
-        users.rehash(identity->identity_id, password::hash(password));
+        users.rehash(identity->identity_id, identity->credential, password::hash(password));
     ThrottleStore(ctx.db).clear_username(username);
     record_behaviour(req, ctx, 200, *user);
     tx.commit();
@@ -119,8 +131,9 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
         throw ApiError(409, Code::username_taken);
     if (user.email && users.email_taken(*user.email))
         throw ApiError(409, Code::email_taken);
+    // Locked, so that a group deleted meanwhile cannot end up with this user (see group delete).
     for (int64_t id : group_ids) {
-        std::optional<Group> group = groups.find(id);
+        std::optional<Group> group = groups.lock(id);
         if (group && group->level == k_level_root)
             throw ApiError(403, Code::root_group_no_users);
         if (!group)
@@ -132,11 +145,11 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
             group_ids.push_back(guest->id);
     }
     user.credential = password::hash(password);
-    std::optional<int64_t> id = users.insert(user);
-    if (!id) // lost a race with another registration of the same name or email
-        throw ApiError(409, users.username_taken(user.username) ? Code::username_taken
-                                                                : Code::email_taken);
-    groups.add_user(*id, group_ids);
+    int64_t id = 0;
+    UserWrite result = users.insert(user, id);
+    if (result != UserWrite::ok) // lost a race with another registration of that name or email
+        throw taken(result);
+    groups.add_user(id, group_ids);
     record_behaviour(req, ctx, 201);
     tx.commit();
     return message(201, Code::user_registered, req, ctx);
@@ -152,11 +165,9 @@ Response handle_user_update(const Request &req, Ctx &ctx) {
     change.email = email_member(body, problems);
     problems.check();
     db::Transaction tx(ctx.db);
-    ProfileResult result = UserStore(ctx.db).update_profile(ctx.user->id, change);
-    if (result == ProfileResult::username_taken)
-        throw ApiError(409, Code::username_taken);
-    if (result == ProfileResult::email_taken)
-        throw ApiError(409, Code::email_taken);
+    UserWrite result = UserStore(ctx.db).update_profile(ctx.user->id, change);
+    if (result != UserWrite::ok)
+        throw taken(result);
     record_behaviour(req, ctx, 200);
     tx.commit();
     return message(200, Code::user_updated, req, ctx);
@@ -202,10 +213,15 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
         body, "old_password", k_max_login_password, "旧密码不可为空", "请输入正确的密码", problems);
     std::string password = new_password(body, "new_password", problems);
     problems.check();
+    // Guessing the current password here is guessing it at login: same counts, same limit.
+    refuse_if_throttled(ctx.user->username, req.remote_addr, ctx);
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
-    if (!identity || !password::verify(old_password, identity->credential))
+    if (!identity || !password::verify(old_password, identity->credential)) {
+        ThrottleStore(ctx.db).record_failure(ctx.user->username, req.remote_addr,
+                                             ctx.config.login_failure_window);
         throw ApiError(400, Code::old_password_wrong);
+    }
     db::Transaction tx(ctx.db);
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);

@@ -15,12 +15,14 @@ constexpr const char *k_sql_select_principal =
     "WHERE ug.user_id = u.id AND g.level = 1 AND g.delete_time IS NULL) "
     "FROM lin_user u WHERE u.id = ? AND u.delete_time IS NULL";
 constexpr const char *k_sql_select_login =
-    "SELECT u.id, i.id, i.credential FROM lin_user u "
+    "SELECT u.id, i.id, i.credential, u.credential_version FROM lin_user u "
     "JOIN lin_user_identity i ON i.user_id = u.id "
     "WHERE u.username = ? AND u.delete_time IS NULL AND i.delete_time IS NULL "
     "AND i.identity_type = 'USERNAME_PASSWORD' ORDER BY i.id LIMIT 1";
+constexpr const char *k_sql_lock_credential_version =
+    "SELECT credential_version FROM lin_user WHERE id = ? AND delete_time IS NULL FOR UPDATE";
 constexpr const char *k_sql_update_identity_credential =
-    "UPDATE lin_user_identity SET credential = ? WHERE id = ?";
+    "UPDATE lin_user_identity SET credential = ? WHERE id = ? AND credential = ?";
 constexpr const char *k_sql_update_user_credentials =
     "UPDATE lin_user_identity SET credential = ? "
     "WHERE user_id = ? AND identity_type = 'USERNAME_PASSWORD' AND delete_time IS NULL";
@@ -39,14 +41,14 @@ constexpr const char *k_sql_insert_identity =
 constexpr const char *k_sql_count_users =
     "SELECT COUNT(*) FROM lin_user u WHERE u.delete_time IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM lin_user_group r JOIN lin_group g ON g.id = r.group_id "
-    "WHERE r.user_id = u.id AND g.level = 1) "
+    "WHERE r.user_id = u.id AND g.level = 1 AND g.delete_time IS NULL) "
     "AND (? IS NULL OR EXISTS (SELECT 1 FROM lin_user_group m WHERE m.user_id = u.id "
     "AND m.group_id = ?))";
 constexpr const char *k_sql_select_user_page =
     "SELECT u.id, u.username, u.nickname, u.avatar, u.email FROM lin_user u "
     "WHERE u.delete_time IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM lin_user_group r JOIN lin_group g ON g.id = r.group_id "
-    "WHERE r.user_id = u.id AND g.level = 1) "
+    "WHERE r.user_id = u.id AND g.level = 1 AND g.delete_time IS NULL) "
     "AND (? IS NULL OR EXISTS (SELECT 1 FROM lin_user_group m WHERE m.user_id = u.id "
     "AND m.group_id = ?)) ORDER BY u.id LIMIT ? OFFSET ?";
 constexpr const char *k_sql_update_profile =
@@ -71,6 +73,14 @@ constexpr const char *k_sql_insert_user_group =
     "INSERT INTO lin_user_group (user_id, group_id) VALUES (?, ?) "
     "ON DUPLICATE KEY UPDATE group_id = group_id";
 
+// Which live unique key a duplicate entry hit: the server names it in the error ("for key
+// 'email_live'"). A re-read would not tell: the transaction still sees its first snapshot.
+UserWrite duplicate_of(const db::DbError &e) {
+    return std::string(e.what()).find("'email_live'") != std::string::npos
+               ? UserWrite::email_taken
+               : UserWrite::username_taken;
+}
+
 } // namespace
 
 std::optional<Principal> UserStore::find_principal(int64_t id) {
@@ -86,11 +96,20 @@ std::optional<LoginIdentity> UserStore::find_login(const std::string &username) 
     db::Statement &row = db_.statement(k_sql_select_login).execute({username});
     if (!row.next())
         return std::nullopt;
-    return LoginIdentity{row.integer(0), row.integer(1), row.text(2)};
+    return LoginIdentity{row.integer(0), row.integer(1), row.text(2), row.integer(3)};
 }
 
-void UserStore::rehash(int64_t identity_id, const std::string &credential) {
-    db_.statement(k_sql_update_identity_credential).execute({credential, identity_id});
+std::optional<int64_t> UserStore::lock_credential_version(int64_t user_id) {
+    db::Statement &row = db_.statement(k_sql_lock_credential_version).execute({user_id});
+    if (!row.next())
+        return std::nullopt;
+    return row.integer(0);
+}
+
+void UserStore::rehash(int64_t identity_id, const std::string &old_credential,
+                       const std::string &credential) {
+    db_.statement(k_sql_update_identity_credential)
+        .execute({credential, identity_id, old_credential});
 }
 
 bool UserStore::set_password(int64_t user_id, const std::string &credential) {
@@ -108,20 +127,18 @@ bool UserStore::email_taken(const std::string &email) {
     return db_.statement(k_sql_select_email).execute({email}).next();
 }
 
-std::optional<int64_t> UserStore::insert(const NewUser &user) {
-    int64_t id;
+UserWrite UserStore::insert(const NewUser &user, int64_t &id) {
     try {
         id = static_cast<int64_t>(
             db_.statement(k_sql_insert_user).execute({user.username, user.email}).insert_id());
     } catch (const db::DbError &e) {
         if (e.errnum == ER_DUP_ENTRY)
-            return std::nullopt;
+            return duplicate_of(e);
         throw;
     }
     db_.statement(k_sql_insert_identity).execute({id, user.username, user.credential});
-    return id;
+    return UserWrite::ok;
 }
-
 
 std::vector<UserRow> UserStore::page(std::optional<int64_t> group_id, int64_t page, int64_t count,
                                      int64_t &total) {
@@ -137,24 +154,24 @@ std::vector<UserRow> UserStore::page(std::optional<int64_t> group_id, int64_t pa
     return users;
 }
 
-ProfileResult UserStore::update_profile(int64_t user_id, const ProfileChange &c) {
-    if (c.username && db_.statement(k_sql_select_username_of_other).execute({*c.username, user_id}).next())
-        return ProfileResult::username_taken;
+UserWrite UserStore::update_profile(int64_t user_id, const ProfileChange &c) {
+    if (c.username &&
+        db_.statement(k_sql_select_username_of_other).execute({*c.username, user_id}).next())
+        return UserWrite::username_taken;
     if (c.email && db_.statement(k_sql_select_email_of_other).execute({*c.email, user_id}).next())
-        return ProfileResult::email_taken;
+        return UserWrite::email_taken;
     try {
         db_.statement(k_sql_update_profile)
             .execute({c.username, c.nickname, c.avatar, c.email, user_id});
     } catch (const db::DbError &e) {
         // Another worker took the name or email between the check and the update.
         if (e.errnum == ER_DUP_ENTRY)
-            return c.username && username_taken(*c.username) ? ProfileResult::username_taken
-                                                              : ProfileResult::email_taken;
+            return duplicate_of(e);
         throw;
     }
     if (c.username)
         db_.statement(k_sql_update_identifier).execute({*c.username, user_id});
-    return ProfileResult::ok;
+    return UserWrite::ok;
 }
 
 bool UserStore::remove(int64_t user_id) {
