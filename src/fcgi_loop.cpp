@@ -53,32 +53,32 @@ void add_cors_headers(const Config &config, const Request &req, Response &res) {
     }
 }
 
-Response preflight(const Request &req, const Router::Match &match) {
+Response preflight(const Router::Match &match) {
     Response res = Response::empty(204);
     res.header("Allow", match.allow);
     res.header("Access-Control-Allow-Methods", match.allow);
-    res.header("Access-Control-Allow-Headers", req.request_headers.empty()
-                                                   ? "Authorization, Content-Type, tag"
-                                                   : req.request_headers);
+    // A fixed list (what the Lin CMS client sends), never the request's own header echoed back.
+    res.header("Access-Control-Allow-Headers", "Authorization, Content-Type, tag");
     res.header("Access-Control-Max-Age", "3600");
     return res;
 }
 
-// Match, then read the body (its cap depends on the route), then authorize and run the handler.
+// Match, authorize, then read the body (its cap depends on the route) and run the handler.
 Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param,
                   const BodyReader &reader) {
     Router::Match match = svc.router.match(req.method, req.path);
     if (!match.path_known)
         throw ApiError(404, Code::not_found);
     if (req.method == "OPTIONS")
-        return preflight(req, match);
+        return preflight(match);
     if (match.route == nullptr)
         throw ApiError(405, Code::method_not_allowed).header("Allow", match.allow);
-    int64_t cap = match.route->upload ? svc.config.file_total_limit : svc.config.max_body_bytes;
-    read_request_body(req, param, reader, static_cast<size_t>(cap));
     req.params = std::move(match.params);
     ctx.route = match.route;
+    // Before the body: an anonymous client gets its 401 without making us read 10 MiB.
     authorize(*match.route, req, ctx);
+    int64_t cap = match.route->upload ? svc.config.file_total_limit : svc.config.max_body_bytes;
+    read_request_body(req, param, reader, static_cast<size_t>(cap));
     return match.route->handler(req, ctx);
 }
 

@@ -8,6 +8,7 @@
 #include <cgicc/Cgicc.h>
 
 #include "errors.h"
+#include "utf8.h"
 
 namespace cms {
 
@@ -87,7 +88,6 @@ Request read_request_head(const ParamLookup &param) {
     req.authorization = param_or_empty(param, "HTTP_AUTHORIZATION");
     req.origin = param_or_empty(param, "HTTP_ORIGIN");
     req.remote_addr = param_or_empty(param, "REMOTE_ADDR");
-    req.request_headers = param_or_empty(param, "HTTP_ACCESS_CONTROL_REQUEST_HEADERS");
 
     // The mount point is the web server's business: nginx (fastcgi_split_path_info) and Apache
     // (ScriptAlias) pass the part below it as PATH_INFO. Without one, take REQUEST_URI.
@@ -130,6 +130,24 @@ void read_request_body(Request &req, const ParamLookup &param, const BodyReader 
         got += n;
     }
     req.body.resize(got);
+}
+
+std::string Request::line() const {
+    std::string out = method + " " + path;
+    if (utf8::valid(out))
+        return out;
+    static const char k_hex[] = "0123456789ABCDEF";
+    std::string escaped;
+    for (unsigned char c : out) {
+        if (c < 0x80) {
+            escaped += static_cast<char>(c);
+        } else {
+            escaped += '%';
+            escaped += k_hex[c >> 4];
+            escaped += k_hex[c & 15];
+        }
+    }
+    return escaped;
 }
 
 std::optional<std::string> Request::query(const std::string &name) const {

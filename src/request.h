@@ -25,14 +25,14 @@ struct Request {
     std::string authorization;
     std::string origin;
     std::string remote_addr;
-    std::string request_headers; // Access-Control-Request-Headers of a preflight
     std::string body;
     bool body_read = false;          // read_request_body ran (a retried request reads no more)
     std::vector<std::string> params; // path parameters captured by the router, in order
     std::chrono::steady_clock::time_point started;
 
-    // "METHOD /path" as the envelope's `request` field: no query string, no mount prefix.
-    std::string line() const { return method + " " + path; }
+    // "METHOD /path" as the envelope's `request` field: no query string, no mount prefix; bytes
+    // that are not UTF-8 (a path may hold any) are %XX-escaped so that the JSON stays valid.
+    std::string line() const;
 
     // The first value of query parameter name, decoded; nullopt when absent.
     std::optional<std::string> query(const std::string &name) const;
