@@ -41,6 +41,9 @@ bool is_connection_error(unsigned errnum) {
     case ER_ACCESS_DENIED_ERROR:
     case ER_BAD_DB_ERROR:
     case ER_QUERY_INTERRUPTED:
+    // The server no longer knows a statement we cached (e.g. a proxy in between reconnected):
+    // starting over on a new connection prepares it again.
+    case ER_UNKNOWN_STMT_HANDLER:
         return true;
     default:
         return false;
@@ -256,19 +259,29 @@ void Connection::ensure_connected() {
         throw DbError(text, errnum, true);
     }
     log_info("connected to database '" + config_.db_name + "'");
-    if (on_connect_)
+    if (!on_connect_)
+        return;
+    try {
         on_connect_(*this);
+    } catch (const DbError &) {
+        // Half set up is not connected: drop it, so that the next request runs the hook again.
+        drop();
+        throw;
+    }
 }
 
 bool Connection::ping() {
-    try {
-        ensure_connected();
-    } catch (const DbError &) {
-        return false;
+    // Twice: after a server restart the first ping only finds out that the old connection is gone.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        try {
+            ensure_connected();
+        } catch (const DbError &) {
+            return false;
+        }
+        if (mysql_ping(mysql_) == 0)
+            return true;
+        drop();
     }
-    if (mysql_ping(mysql_) == 0)
-        return true;
-    drop();
     return false;
 }
 

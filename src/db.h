@@ -102,6 +102,7 @@ class Connection {
 
     // Connects if not connected; throws DbError (lost) when the server cannot be reached.
     void ensure_connected();
+    bool connected() const { return mysql_ != nullptr; }
     // True when the server answers now (reconnecting if needed); never throws.
     bool ping();
     // The statement for sql (a string constant: its address is the cache key).

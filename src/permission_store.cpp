@@ -11,7 +11,9 @@ namespace cms {
 
 namespace {
 
-constexpr const char *k_sql_lock_registry = "SELECT GET_LOCK('cms_permission_registry', 10)";
+// Waits at most 1 s, well below db_read_timeout: registering takes milliseconds, and a worker that
+// cannot get the lock registers anyway (each statement is idempotent).
+constexpr const char *k_sql_lock_registry = "SELECT GET_LOCK('cms_permission_registry', 1)";
 constexpr const char *k_sql_unlock_registry = "SELECT RELEASE_LOCK('cms_permission_registry')";
 constexpr const char *k_sql_insert_permission =
     "INSERT INTO lin_permission (name, module, mount) VALUES (?, ?, 1) "
@@ -55,12 +57,36 @@ std::vector<PermissionRow> read_permissions(db::Statement &stmt) {
     return rows;
 }
 
+// Holds the registry's named lock for its lifetime; released on every way out.
+class RegistryLock {
+  public:
+    explicit RegistryLock(db::Connection &db) : db_(db) {
+        db::Statement &lock = db_.statement(k_sql_lock_registry).execute({});
+        if (!lock.next() || lock.integer(0) != 1)
+            log_warn("permission registry lock not taken; registering anyway");
+    }
+    ~RegistryLock() {
+        // A connection that is gone took its named locks with it; reconnecting here would
+        // register again from inside this destructor.
+        if (!db_.connected())
+            return;
+        try {
+            db_.statement(k_sql_unlock_registry).execute({}).next();
+        } catch (const db::DbError &) {
+            // Lost just now: the server released the lock with the connection.
+        }
+    }
+    RegistryLock(const RegistryLock &) = delete;
+    RegistryLock &operator=(const RegistryLock &) = delete;
+
+  private:
+    db::Connection &db_;
+};
+
 } // namespace
 
 void PermissionStore::register_declared(const std::vector<Permission> &declared) {
-    db::Statement &lock = db_.statement(k_sql_lock_registry).execute({});
-    if (!lock.next() || lock.integer(0) != 1)
-        log_warn("permission registry lock not taken; registering anyway");
+    RegistryLock lock(db_);
     for (const Permission &p : declared)
         db_.statement(k_sql_insert_permission).execute({p.name, p.module});
     for (const PermissionRow &row : read_permissions(
@@ -71,7 +97,6 @@ void PermissionStore::register_declared(const std::vector<Permission> &declared)
         if (!wanted && row.mount)
             db_.statement(k_sql_unmount_permission).execute({row.id});
     }
-    db_.statement(k_sql_unlock_registry).execute({}).next();
 }
 
 std::vector<PermissionRow> PermissionStore::mounted() {
