@@ -40,7 +40,7 @@ struct GroupPermissions {
     std::vector<int64_t> permission_ids;
 };
 
-GroupPermissions group_permissions_body(const Request &req, const Ctx &ctx) {
+GroupPermissions group_permissions_body(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     std::optional<int64_t> group_id =

@@ -33,7 +33,7 @@ Json::Value books_json(const std::vector<Book> &books) {
 }
 
 // The body of create and update; author is limited to 30, the column's size (api.md §4).
-BookFields book_fields(const Request &req, const Ctx &ctx) {
+BookFields book_fields(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     BookFields f;

@@ -17,6 +17,9 @@ class Connection;
 namespace jwt {
 class Key;
 }
+namespace json {
+class BodyParser;
+}
 
 // The user a valid token belongs to, loaded once per request by authorize().
 struct Principal {
@@ -33,7 +36,8 @@ struct Ctx {
     const Config &config;
     const Messages &messages;
     db::Connection &db;
-    const jwt::Key &jwt_key; // jwt_secret, prepared once
+    const jwt::Key &jwt_key;  // jwt_secret, prepared once
+    json::BodyParser &json;   // the strict request-body parser
     const Route *route = nullptr;  // the matched route
     std::optional<Principal> user; // set by authorize() for every route but the public ones
 };

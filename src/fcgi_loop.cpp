@@ -98,7 +98,7 @@ bool is_transient(const db::DbError &e) {
 // before writing anything is retried once on a fresh connection (its body is read already).
 Response answer(Service &svc, Request &req, const ParamLookup &param, const BodyReader &reader) {
     for (int attempt = 0;; ++attempt) {
-        Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, nullptr, std::nullopt};
+        Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, svc.json, nullptr, std::nullopt};
         try {
             svc.db.begin_request();
             return dispatch(svc, req, ctx, param, reader);

@@ -13,6 +13,9 @@ class Connection;
 namespace jwt {
 class Key;
 }
+namespace json {
+class BodyParser;
+}
 
 // Process-wide things a request needs, owned by main.
 struct Service {
@@ -20,6 +23,7 @@ struct Service {
     const Messages &messages;
     db::Connection &db;
     const jwt::Key &jwt_key;
+    json::BodyParser &json;
     const Router &router;
 };
 

@@ -24,10 +24,10 @@ bool is_json_type(const std::string &content_type) {
 
 } // namespace
 
-Json::Value parse_json_body(const Request &req, const Ctx &ctx) {
+Json::Value parse_json_body(const Request &req, Ctx &ctx) {
     if (!req.body.empty() && !is_json_type(req.content_type))
         throw ApiError(415, Code::unsupported_media_type);
-    return json::parse_object(req.body, static_cast<int>(ctx.config.json_max_depth));
+    return ctx.json.parse_object(req.body);
 }
 
 Response message(int status, Code code, const Request &req, const Ctx &ctx) {

@@ -17,7 +17,7 @@ struct Response;
 struct Ctx;
 
 // The request body as a JSON object; throws 415 for a non-JSON content type, 400 for bad JSON.
-Json::Value parse_json_body(const Request &req, const Ctx &ctx);
+Json::Value parse_json_body(const Request &req, Ctx &ctx);
 
 // A success envelope {code, message from the table, request} with status.
 Response message(int status, Code code, const Request &req, const Ctx &ctx);

@@ -97,32 +97,30 @@ bool lexically_strict(std::string_view body) {
     return true;
 }
 
-// The strict reader for max_depth, built once: configuring a jsoncpp reader costs more than
-// parsing a typical body with it, and a reader keeps no state from one parse to the next.
-Json::CharReader &strict_reader(int max_depth) {
-    static std::unique_ptr<Json::CharReader> reader;
-    static int depth = 0;
-    if (!reader || depth != max_depth) {
-        Json::CharReaderBuilder builder;
-        Json::CharReaderBuilder::strictMode(&builder.settings_);
-        builder.settings_["stackLimit"] = max_depth;
-        // A scalar root is valid JSON: let it parse so that it gets "must be an object".
-        builder.settings_["strictRoot"] = false;
-        reader.reset(builder.newCharReader());
-        depth = max_depth;
-    }
-    return *reader;
-}
-
 } // namespace
 
+BodyParser::BodyParser(int max_depth) {
+    Json::CharReaderBuilder builder;
+    Json::CharReaderBuilder::strictMode(&builder.settings_);
+    builder.settings_["stackLimit"] = max_depth;
+    // A scalar root is valid JSON: let it parse so that it gets "must be an object".
+    builder.settings_["strictRoot"] = false;
+    reader_.reset(builder.newCharReader());
+}
+
+BodyParser::~BodyParser() = default;
+
 Json::Value parse_object(std::string_view body, int max_depth) {
+    return BodyParser(max_depth).parse_object(body);
+}
+
+Json::Value BodyParser::parse_object(std::string_view body) {
     if (body.find_first_not_of(" \t\r\n") == std::string_view::npos)
         reject(Code::body_empty);
     if (!utf8::valid(body))
         reject(Code::body_not_utf8);
 
-    Json::CharReader &reader = strict_reader(max_depth);
+    Json::CharReader &reader = *reader_;
     Json::Value root;
     std::string errors;
     bool parsed;

@@ -25,22 +25,14 @@ constexpr std::size_t k_signature_size = 32;
 
 // Parses one base64url part as a JSON object, refusing anything a lenient parser would forgive
 // (duplicate keys could make us and another verifier disagree on a claim).
-std::optional<Json::Value> parse_object(std::string_view part) {
+std::optional<Json::Value> parse_object(Json::CharReader &reader, std::string_view part) {
     std::optional<std::string> text = base64::decode_url(part);
     if (!text)
         return std::nullopt;
-    // Built once: configuring a jsoncpp reader costs more than parsing a token with it. A reader
-    // keeps no state from one parse to the next.
-    static const std::unique_ptr<Json::CharReader> reader = [] {
-        Json::CharReaderBuilder builder;
-        Json::CharReaderBuilder::strictMode(&builder.settings_);
-        builder.settings_["skipBom"] = false;
-        return std::unique_ptr<Json::CharReader>(builder.newCharReader());
-    }();
     Json::Value root;
     std::string errors;
     try {
-        if (!reader->parse(text->data(), text->data() + text->size(), &root, &errors))
+        if (!reader.parse(text->data(), text->data() + text->size(), &root, &errors))
             return std::nullopt;
     } catch (const Json::Exception &) {
         // Thrown for nesting deeper than stackLimit: just another malformed token.
@@ -104,6 +96,10 @@ Key::Key(std::string_view secret) : ctx_(nullptr) {
         EVP_MAC_CTX_free(ctx_);
         throw std::runtime_error("jwt: cannot key HMAC-SHA256");
     }
+    Json::CharReaderBuilder builder;
+    Json::CharReaderBuilder::strictMode(&builder.settings_);
+    builder.settings_["skipBom"] = false;
+    reader_.reset(builder.newCharReader());
 }
 
 Key::~Key() { EVP_MAC_CTX_free(ctx_); }
@@ -163,7 +159,7 @@ Decoded decode(std::string_view token, const Key &key, int64_t now) {
     std::string_view signing_input = token.substr(0, dot2);
     std::string_view payload_part = token.substr(dot1 + 1, dot2 - dot1 - 1);
 
-    std::optional<Json::Value> header = parse_object(token.substr(0, dot1));
+    std::optional<Json::Value> header = parse_object(key.reader(), token.substr(0, dot1));
     if (!header || !header_ok(*header))
         return result;
     std::optional<std::string> signature = base64::decode_url(token.substr(dot2 + 1));
@@ -174,7 +170,7 @@ Decoded decode(std::string_view token, const Key &key, int64_t now) {
         CRYPTO_memcmp(expected->data(), signature->data(), k_signature_size) != 0)
         return result;
 
-    std::optional<Json::Value> payload = parse_object(payload_part);
+    std::optional<Json::Value> payload = parse_object(key.reader(), payload_part);
     std::optional<Claims> claims = payload ? read_claims(*payload) : std::nullopt;
     if (!claims)
         return result;

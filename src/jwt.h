@@ -3,16 +3,22 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 typedef struct evp_mac_ctx_st EVP_MAC_CTX;
 
+namespace Json {
+class CharReader;
+}
+
 namespace cms::jwt {
 
-// The HMAC-SHA256 key, prepared once per process: OpenSSL's one-shot HMAC() looks the algorithm
-// up and hashes the key on every call, which cost more than the rest of a token check.
+// The HMAC-SHA256 key and the strict reader of token JSON, prepared once per process and owned by
+// main: OpenSSL's one-shot HMAC() looks the algorithm up on every call, and configuring a jsoncpp
+// reader costs more than parsing a token with it.
 class Key {
   public:
     // Throws std::runtime_error if OpenSSL cannot set up HMAC-SHA256.
@@ -23,9 +29,12 @@ class Key {
 
     // The 32-byte MAC of message; nullopt only if OpenSSL fails.
     std::optional<std::string> mac(std::string_view message) const;
+    // The strict JSON reader of header and payload (it keeps no state between tokens).
+    Json::CharReader &reader() const { return *reader_; }
 
   private:
     EVP_MAC_CTX *ctx_; // keyed; copied for each message
+    std::unique_ptr<Json::CharReader> reader_;
 };
 
 struct Claims {

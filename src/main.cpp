@@ -13,6 +13,7 @@
 #include "db.h"
 #include "errors.h"
 #include "fcgi_loop.h"
+#include "json.h"
 #include "jwt.h"
 #include "log.h"
 #include "password.h"
@@ -63,7 +64,8 @@ int serve(const cms::Config &config, const cms::Messages &messages, const std::s
     }
     cms::Router router(cms::route_table());
     cms::jwt::Key jwt_key(config.jwt_secret);
-    cms::Service service{config, messages, db, jwt_key, router};
+    cms::json::BodyParser json(static_cast<int>(config.json_max_depth));
+    cms::Service service{config, messages, db, jwt_key, json, router};
     cms::install_stop_handlers();
     if (FCGX_Init() != 0) {
         std::fputs("cms-fcgi: cannot initialise libfcgi\n", stderr);
