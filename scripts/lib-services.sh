@@ -25,7 +25,7 @@ svc_alive () {
 	local stat
 	[ -n "$1" ] || return 1
 	kill -0 "$1" 2>/dev/null || return 1
-	read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
 	stat=${stat##*) }
 	[ "${stat%% *}" != Z ]
 }
