@@ -1,6 +1,7 @@
 // Unit tests for src/validate.cpp: each rule at its boundaries (lengths in characters, id range),
 // the texts of missing, empty and mistyped members, and how Problems collects fields.
 #include "errors.h"
+#include "request.h"
 #include "validate.h"
 
 #include <cppunit/extensions/HelperMacros.h>
@@ -127,6 +128,20 @@ class ValidateTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(id_list_rejects_strings_and_other_types);
     CPPUNIT_TEST(id_list_rejects_fractional_floats);
     CPPUNIT_TEST(id_list_rejects_integral_valued_floats);
+    CPPUNIT_TEST(datetime_accepts_february_29_of_leap_years);
+    CPPUNIT_TEST(datetime_refuses_february_29_of_other_years);
+    CPPUNIT_TEST(datetime_refuses_month_00_and_13);
+    CPPUNIT_TEST(datetime_refuses_day_00_32_and_april_31);
+    CPPUNIT_TEST(datetime_accepts_the_last_second_of_a_day);
+    CPPUNIT_TEST(datetime_refuses_hour_24_minute_60_second_60);
+    CPPUNIT_TEST(datetime_refuses_other_shapes);
+    CPPUNIT_TEST(page_query_defaults_to_page_0_count_10);
+    CPPUNIT_TEST(page_query_accepts_page_0_and_count_30);
+    CPPUNIT_TEST(page_query_count_over_30_gives_the_max_text);
+    CPPUNIT_TEST(page_query_count_far_over_30_gives_the_max_text);
+    CPPUNIT_TEST(page_query_count_0_or_not_a_number_gives_the_positive_text);
+    CPPUNIT_TEST(page_query_negative_page_gives_the_page_text);
+    CPPUNIT_TEST(page_query_reports_count_and_page_together);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -318,6 +333,114 @@ class ValidateTest : public CppUnit::TestFixture {
     void id_list_rejects_integral_valued_floats() {
         const std::string rejected = std::string("rejected: ") + k_bad_ids;
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(2.0)));
+    }
+
+    void datetime_accepts_february_29_of_leap_years() {
+        CPPUNIT_ASSERT(cms::validate::datetime("2024-02-29 00:00:00"));
+        CPPUNIT_ASSERT(cms::validate::datetime("2000-02-29 00:00:00"));
+    }
+
+    void datetime_refuses_february_29_of_other_years() {
+        CPPUNIT_ASSERT(!cms::validate::datetime("2023-02-29 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("1900-02-29 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-02-30 00:00:00"));
+    }
+
+    void datetime_refuses_month_00_and_13() {
+        CPPUNIT_ASSERT(cms::validate::datetime("2024-01-01 00:00:00"));
+        CPPUNIT_ASSERT(cms::validate::datetime("2024-12-31 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-00-01 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-13-01 00:00:00"));
+    }
+
+    void datetime_refuses_day_00_32_and_april_31() {
+        CPPUNIT_ASSERT(cms::validate::datetime("2024-04-30 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-01-00 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-01-32 00:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-04-31 00:00:00"));
+    }
+
+    void datetime_accepts_the_last_second_of_a_day() {
+        CPPUNIT_ASSERT(cms::validate::datetime("2024-01-01 23:59:59"));
+    }
+
+    void datetime_refuses_hour_24_minute_60_second_60() {
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-01-01 24:00:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-01-01 12:60:00"));
+        CPPUNIT_ASSERT(!cms::validate::datetime("2024-01-01 12:00:60"));
+    }
+
+    void datetime_refuses_other_shapes() {
+        for (const char *text :
+             {"2024-1-01 00:00:00", "2024-01-1 00:00:00", "2024-01-01T00:00:00",
+              "2024-01-01 00:00:00 ", " 2024-01-01 00:00:00", "2024-01-01 00:00", "2024-01-01",
+              "2024/01/01 00:00:00", "2024-01-01 00-00-00", "abcd-ef-gh ij:kl:mn",
+              "2024-0a-01 00:00:00", "+024-01-01 00:00:00", "2024-01-01 0:00:00", ""})
+            CPPUNIT_ASSERT_MESSAGE(text, !cms::validate::datetime(text));
+    }
+
+    void page_query_defaults_to_page_0_count_10() {
+        cms::Request req;
+        cms::validate::Page page = cms::validate::page_query(req);
+        CPPUNIT_ASSERT_EQUAL(int64_t(0), page.page);
+        CPPUNIT_ASSERT_EQUAL(int64_t(10), page.count);
+    }
+
+    void page_query_accepts_page_0_and_count_30() {
+        cms::Request req;
+        req.raw_query = "page=0&count=30";
+        cms::validate::Page page = cms::validate::page_query(req);
+        CPPUNIT_ASSERT_EQUAL(int64_t(0), page.page);
+        CPPUNIT_ASSERT_EQUAL(int64_t(30), page.count);
+        cms::Request other;
+        other.raw_query = "page=3&count=1";
+        page = cms::validate::page_query(other);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3), page.page);
+        CPPUNIT_ASSERT_EQUAL(int64_t(1), page.count);
+    }
+
+    void page_query_count_over_30_gives_the_max_text() {
+        CPPUNIT_ASSERT_EQUAL(one_field("count", "分页数量必须小于30"),
+                             page_query_fields("count=31"));
+    }
+
+    // Any count above 30 is "above 30", however many digits it has (Lin CMS's @Max(30)).
+    void page_query_count_far_over_30_gives_the_max_text() {
+        CPPUNIT_ASSERT_EQUAL(one_field("count", "分页数量必须小于30"),
+                             page_query_fields("count=1000001"));
+    }
+
+    void page_query_count_0_or_not_a_number_gives_the_positive_text() {
+        for (const char *query : {"count=0", "count=abc", "count=-1"})
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(query, one_field("count", "分页数量必须为正整数"),
+                                         page_query_fields(query));
+    }
+
+    void page_query_negative_page_gives_the_page_text() {
+        for (const char *query : {"page=-1", "page=-2"})
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(query, one_field("page", "分页页码必须为正整数"),
+                                         page_query_fields(query));
+    }
+
+    void page_query_reports_count_and_page_together() {
+        Json::Value expected(Json::objectValue);
+        expected["count"] = "分页数量必须小于30";
+        expected["page"] = "分页页码必须为正整数";
+        CPPUNIT_ASSERT_EQUAL(expected, page_query_fields("count=31&page=-1"));
+    }
+
+    // The fields of the 400/10030 that page_query throws for query; fails the test when it accepts.
+    static Json::Value page_query_fields(const char *query) {
+        cms::Request req;
+        req.raw_query = query;
+        try {
+            cms::validate::page_query(req);
+        } catch (const ApiError &e) {
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(query, 400, e.status);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(query, num(Code::parameter), num(e.code));
+            return e.fields;
+        }
+        CPPUNIT_FAIL(std::string("page_query accepted '") + query + "'");
     }
 };
 
