@@ -35,6 +35,13 @@ age () {
 		WHERE kind = '$1' ${2:+AND subject = '$2'}"
 }
 
+# change_password OLD: PUT /cms/user/change_password as dave (see remember), from OLD to New_pass2.
+change_password () {
+	as dave &&
+	http PUT /cms/user/change_password "$(jq -nc --arg o "$1" \
+		'{old_password: $o, new_password: "New_pass2", confirm_password: "New_pass2"}')"
+}
+
 test_expect_success 'setup: root registers alice, bob and carol' '
 	login root "$ROOT_PASSWORD" &&
 	for u in alice bob carol; do
@@ -166,6 +173,44 @@ test_expect_success 'then a third username with the right password is refused (4
 
 test_expect_success 'failures of a username that does not exist are counted as well' '
 	test "$(failures username ghost)" = 1
+'
+
+test_expect_success 'setup: the failure table is emptied; root registers dave, who logs in' '
+	db_exec "DELETE FROM cms_login_failure" &&
+	login root "$ROOT_PASSWORD" &&
+	http POST /cms/user/register "{\"username\":\"dave\",\"password\":\"$USER_PASSWORD\",
+		\"confirm_password\":\"$USER_PASSWORD\"}" &&
+	expect_status 201 &&
+	remember dave "$USER_PASSWORD"
+'
+
+test_expect_success 'three wrong old passwords of dave each answer 400 10032' '
+	for i in 1 2 3; do
+		change_password Wrong_old9 &&
+		expect_status 400 &&
+		expect_json .code 10032 || return 1
+	done
+'
+
+test_expect_success 'the wrong old passwords are counted like failed logins of dave' '
+	test "$(failures username dave)" = 3
+'
+
+test_expect_success 'then a change with the right old password is refused with 429 10140' '
+	change_password "$USER_PASSWORD" &&
+	expect_status 429 &&
+	expect_json .code 10140 &&
+	expect_json .request "PUT /cms/user/change_password"
+'
+
+test_expect_success 'setup: the failures of dave and of the address leave the window' '
+	age username dave &&
+	age address
+'
+
+test_expect_success 'the refused change left the password as it was: the old one logs in' '
+	try_login dave "$USER_PASSWORD" &&
+	expect_status 200
 '
 
 test_done
