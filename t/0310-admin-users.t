@@ -468,4 +468,19 @@ test_expect_success 'the new user of that name logs in and is a different id' '
 	test "$(jq -r .id body)" != "$(cat dan.id)"
 '
 
+test_expect_success 'setup: eve is also linked to oldroot, a soft-deleted group of level 1' '
+	new_user eve "[$(gid guest)]" &&
+	db_exec "INSERT INTO lin_group (name, level, delete_time) VALUES (\"oldroot\", 1, NOW(3))" &&
+	db_exec "INSERT INTO lin_user_group (user_id, group_id)
+		SELECT $(uid eve), id FROM lin_group WHERE name = \"oldroot\"" &&
+	test "$(links eve)" = guest,oldroot
+'
+
+test_expect_success 'a member of a soft-deleted level-1 group is still listed' '
+	as root &&
+	http GET /cms/admin/users &&
+	expect_status 200 &&
+	expect_json_true "any(.items[]; .username == \"eve\")"
+'
+
 test_done
