@@ -157,6 +157,17 @@ test_expect_success 'a line break in a stored text is sent as the two-character 
 	grep -q "第一行\\\\n😀" body
 '
 
+test_expect_success 'GET /v1/book/%FF (a raw 0xFF byte in the path) answers 400 with a UTF-8 body' '
+	http GET /v1/book/%FF &&
+	expect_status 400 &&
+	iconv -f UTF-8 -t UTF-8 "$TRASH/body" >/dev/null
+'
+
+test_expect_success 'the request field of GET /v1/book/%FF is the path %XX-escaped again' '
+	http GET /v1/book/%FF &&
+	expect_json .request "GET /v1/book/%FF"
+'
+
 test_expect_success 'CORS: a successful read carries Access-Control-Allow-Origin' '
 	http GET /v1/book/7 "" -H "Origin: https://any.example" &&
 	expect_status 200 &&
@@ -214,6 +225,14 @@ test_expect_success 'the preflight allows the Authorization and Content-Type req
 		-H "Access-Control-Request-Headers: authorization, content-type" &&
 	expect_header Access-Control-Allow-Headers "(^|[ ,])[Aa]uthorization(,|$)" &&
 	expect_header Access-Control-Allow-Headers "(^|[ ,])[Cc]ontent-[Tt]ype(,|$)"
+'
+
+test_expect_success 'the preflight answers its fixed Allow-Headers list, never the requested headers echoed' '
+	http OPTIONS /v1/book/1 "" -H "Origin: https://any.example" \
+		-H "Access-Control-Request-Method: PUT" \
+		-H "Access-Control-Request-Headers: x-evil, authorization" &&
+	expect_status 204 &&
+	expect_header Access-Control-Allow-Headers "^Authorization, Content-Type, tag$"
 '
 
 test_expect_success 'the preflight has no body' '
