@@ -16,6 +16,11 @@ grants () {
 	db_exec "SELECT COUNT(*) FROM lin_group_permission WHERE group_id = $1"
 }
 
+# repeat N FILE: the id in FILE N times, comma-separated (for a JSON array).
+repeat () {
+	for _ in $(seq "$1"); do cat "$2"; done | paste -sd, -
+}
+
 test_expect_success 'setup: root logs in; the ids of the four permissions are known' '
 	login root "$ROOT_PASSWORD" &&
 	printf "%s\n" "$TOKEN" >root.jwt &&
@@ -334,6 +339,34 @@ test_expect_success 'GET /cms/admin/group/{id} with a path id of 0 or abc answer
 	http GET /cms/admin/group/abc &&
 	expect_status 400 &&
 	expect_json .message.id "id必须为正整数"
+'
+
+test_expect_success 'setup: root creates groups capped and repeats, holding no permission' '
+	TOKEN=$(cat root.jwt) &&
+	for g in capped repeats; do
+		http POST /cms/admin/group "{\"name\":\"$g\"}" &&
+		expect_status 201 &&
+		db_exec "SELECT id FROM lin_group WHERE name = \"$g\"" >$g &&
+		test -s $g || return 1
+	done
+'
+
+test_expect_success 'dispatch/batch with 101 permission ids answers 400 10030 (最多100项) and grants none' '
+	TOKEN=$(cat root.jwt) &&
+	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat capped),\"permission_ids\":[$(repeat 101 log_all)]}" &&
+	expect_status 400 &&
+	expect_json .code 10030 &&
+	expect_json .message.permission_ids "最多100项" &&
+	test "$(grants $(cat capped))" = 0
+'
+
+test_expect_success 'dispatch/batch with 100 ids, 98 of them repeats, answers 201 and grants the 2 distinct ones' '
+	TOKEN=$(cat root.jwt) &&
+	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat repeats),\"permission_ids\":[$(cat log_search),$(repeat 99 book_delete)]}" &&
+	expect_status 201 &&
+	expect_json .code 9 &&
+	expect_db "SELECT permission_id FROM lin_group_permission WHERE group_id = $(cat repeats)
+		ORDER BY permission_id" "$(sort -n log_search book_delete)"
 '
 
 test_expect_success 'setup: root creates group tmp, then deletes it' '
