@@ -369,6 +369,15 @@ test_expect_success 'an 11 MiB body passes nginx and answers the app 413 envelop
 	expect_json .request "POST /cms/file"
 '
 
+test_expect_success 'an anonymous 11 MiB upload answers 401 10012, authorized before its body is read, not 413' '
+	TOKEN= &&
+	head -c 11534336 /dev/zero >anonymous-eleven-mib.png &&
+	http POST /cms/file "" -F file=@anonymous-eleven-mib.png &&
+	expect_status 401 &&
+	expect_json .code 10012 &&
+	expect_json .request "POST /cms/file"
+'
+
 test_expect_success 'a 3 MiB JSON body on another route still gets nginx 413, not the upload cap' '
 	TOKEN=$(cat token) &&
 	head -c 3145728 /dev/zero | tr "\0" a >big.json &&
