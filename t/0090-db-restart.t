@@ -8,6 +8,12 @@ start_nginx
 # The app logs the failed database calls while the server is down.
 allow_app_errors
 
+# app_connections: the connections to the database other than the asking one (the workers').
+app_connections () {
+	db_exec "SELECT COUNT(*) FROM information_schema.PROCESSLIST
+		WHERE DB = DATABASE() AND ID <> CONNECTION_ID()"
+}
+
 test_expect_success 'setup: a book exists and is served while the database is up' '
 	db_exec "INSERT INTO book (title, author) VALUES (\"Dune\", \"Herbert\")" &&
 	db_exec "SELECT id FROM book WHERE title = \"Dune\"" >book_id &&
@@ -61,6 +67,22 @@ test_expect_success 'the book is served again without restarting the pool' '
 	expect_status 200 &&
 	expect_json .title Dune &&
 	test "$(pool_workers)" = "$(cat workers_before)"
+'
+
+test_expect_success 'setup: within 10 s, every worker holds a database connection' '
+	all_connected () {
+		http GET /readyz &&
+		test "$(app_connections)" -ge "$(wc -w <workers_before)"
+	} &&
+	poll_until 100 all_connected
+'
+
+stop_db
+restart_db
+
+test_expect_success 'the first GET /readyz after a second restart answers 200 (a stale connection is retried)' '
+	http GET /readyz &&
+	expect_status 200
 '
 
 test_done
