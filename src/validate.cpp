@@ -13,6 +13,8 @@ namespace {
 
 constexpr int64_t k_max_id = 4294967295; // int unsigned columns
 constexpr int64_t k_max_page_count = 30;
+// page * count must not overflow an OFFSET; nobody pages this far.
+constexpr int64_t k_max_page = 1000000000;
 // Far above the groups or permissions anyone assigns at once; bounds the rows one request locks.
 constexpr Json::ArrayIndex k_max_id_list = 100;
 
@@ -30,6 +32,22 @@ std::optional<int64_t> positive(const std::string &text, int64_t max) {
     }
     if (n < 1)
         return std::nullopt;
+    return n;
+}
+
+// Digits only (leading zeros allowed), read up to ceiling: a larger number gives ceiling, so
+// that "above the limit" and "not a number" stay apart however long the digits run.
+std::optional<int64_t> whole_number(const std::string &text, int64_t ceiling) {
+    if (text.empty())
+        return std::nullopt;
+    int64_t n = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+        if (n >= ceiling)
+            n = ceiling;
+    }
     return n;
 }
 
@@ -172,8 +190,8 @@ Page page_query(const Request &req) {
     Problems problems;
     std::optional<std::string> count = req.query("count");
     if (count && !count->empty()) {
-        std::optional<int64_t> n = positive(*count, 1000000);
-        if (!n)
+        std::optional<int64_t> n = whole_number(*count, k_max_page_count + 1);
+        if (!n || *n < 1)
             problems.add("count", "分页数量必须为正整数");
         else if (*n > k_max_page_count)
             problems.add("count", "分页数量必须小于30");
@@ -182,9 +200,8 @@ Page page_query(const Request &req) {
     }
     std::optional<std::string> number = req.query("page");
     if (number && !number->empty()) {
-        std::optional<int64_t> n = *number == "0" ? std::optional<int64_t>(0)
-                                                  : positive(*number, 1000000000);
-        if (!n)
+        std::optional<int64_t> n = whole_number(*number, k_max_page + 1);
+        if (!n || *n > k_max_page)
             problems.add("page", "分页页码必须为正整数");
         else
             page.page = *n;

@@ -122,6 +122,7 @@ class ValidateTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(problems_report_every_field);
     CPPUNIT_TEST(problems_keep_the_first_problem_of_a_field);
     CPPUNIT_TEST(id_list_accepts_positive_ids_and_empty_array);
+    CPPUNIT_TEST(id_list_of_100_passes_and_101_is_a_problem);
     CPPUNIT_TEST(id_list_absent_or_null_is_absent);
     CPPUNIT_TEST(id_list_rejects_non_arrays);
     CPPUNIT_TEST(id_list_rejects_zero_negative_and_too_large);
@@ -139,6 +140,7 @@ class ValidateTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(page_query_accepts_page_0_and_count_30);
     CPPUNIT_TEST(page_query_count_over_30_gives_the_max_text);
     CPPUNIT_TEST(page_query_count_far_over_30_gives_the_max_text);
+    CPPUNIT_TEST(page_query_reads_leading_zeros);
     CPPUNIT_TEST(page_query_count_0_or_not_a_number_gives_the_positive_text);
     CPPUNIT_TEST(page_query_negative_page_gives_the_page_text);
     CPPUNIT_TEST(page_query_reports_count_and_page_together);
@@ -290,7 +292,24 @@ class ValidateTest : public CppUnit::TestFixture {
         ids.append(3);
         ids.append(1);
         ids.append(Json::Value(Json::UInt64(4294967295)));
-        CPPUNIT_ASSERT_EQUAL(std::string("[3,1,4294967295]"), ids_of(ids));
+        ids.append(3);
+        // A sorted set: rows get locked in one order, and a repeat grants nothing twice.
+        CPPUNIT_ASSERT_EQUAL(std::string("[1,3,4294967295]"), ids_of(ids));
+    }
+
+    void id_list_of_100_passes_and_101_is_a_problem() {
+        Json::Value ids(Json::arrayValue);
+        for (int i = 1; i <= 100; ++i)
+            ids.append(i);
+        Json::Value body(Json::objectValue);
+        body["ids"] = ids;
+        Problems ok;
+        CPPUNIT_ASSERT_EQUAL(size_t(100), id_list_member(body, "ids", "bad", ok)->size());
+        CPPUNIT_ASSERT(ok.empty());
+        body["ids"].append(101);
+        Problems problems;
+        CPPUNIT_ASSERT(!id_list_member(body, "ids", "bad", problems));
+        CPPUNIT_ASSERT(!problems.empty());
     }
 
     void id_list_absent_or_null_is_absent() {
@@ -408,6 +427,16 @@ class ValidateTest : public CppUnit::TestFixture {
     void page_query_count_far_over_30_gives_the_max_text() {
         CPPUNIT_ASSERT_EQUAL(one_field("count", "分页数量必须小于30"),
                              page_query_fields("count=1000001"));
+        CPPUNIT_ASSERT_EQUAL(one_field("count", "分页数量必须小于30"),
+                             page_query_fields("count=99999999999999999999999999"));
+    }
+
+    void page_query_reads_leading_zeros() {
+        cms::Request req;
+        req.raw_query = "page=00&count=05";
+        cms::validate::Page page = cms::validate::page_query(req);
+        CPPUNIT_ASSERT_EQUAL(int64_t(0), page.page);
+        CPPUNIT_ASSERT_EQUAL(int64_t(5), page.count);
     }
 
     void page_query_count_0_or_not_a_number_gives_the_positive_text() {
