@@ -9,6 +9,7 @@
 #include "handler_util.h"
 #include "request.h"
 #include "response.h"
+#include "utf8.h"
 #include "validate.h"
 
 namespace cms {
@@ -73,7 +74,7 @@ Response handle_book_list(const Request &req, Ctx &ctx) {
 
 Response handle_book_search(const Request &req, Ctx &ctx) {
     std::string q = req.query("q").value_or("");
-    if (!utf8_ok(q)) {
+    if (!utf8::valid_text(q)) {
         validate::Problems problems;
         problems.add("q", "q必须是合法的UTF-8文本");
         problems.check();

@@ -38,18 +38,6 @@ std::vector<Book> read_books(db::Statement &stmt) {
     return books;
 }
 
-// LIKE matches % and _ as wildcards; escape them (and the escape character) to match literally.
-std::string like_literal(const std::string &text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        if (c == '%' || c == '_' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 } // namespace
 
 std::optional<Book> BookStore::find(int64_t id) {
@@ -68,7 +56,7 @@ std::vector<Book> BookStore::list_page(int64_t page, int64_t count, int64_t &tot
 }
 
 std::vector<Book> BookStore::search(const std::string &text) {
-    std::string pattern = like_literal(text);
+    std::string pattern = db::like_literal(text);
     return read_books(db_.statement(k_sql_search_books).execute({pattern}));
 }
 

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "text.h"
+
 extern char **environ;
 
 namespace cms {
@@ -170,9 +172,7 @@ void apply_env_overrides(Config &config, char **envp) {
         if (eq == nullptr)
             continue;
         std::string raw_name(*e + 4, static_cast<size_t>(eq - (*e + 4)));
-        std::string name = raw_name;
-        std::transform(name.begin(), name.end(), name.begin(),
-                       [](unsigned char c) { return std::tolower(c); });
+        std::string name = text::lower(raw_name);
         // CMS_* variables that are not keys belong to the scripts (CMS_HTTP_PORT, ...).
         const Key *key = find_key(name);
         if (key == nullptr)

@@ -25,6 +25,17 @@ constexpr unsigned long k_max_initial_buffer = 16384;
 
 } // namespace
 
+std::string like_literal(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '%' || c == '_' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 bool is_connection_error(unsigned errnum) {
     switch (errnum) {
     case CR_CONNECTION_ERROR:

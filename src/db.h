@@ -152,6 +152,10 @@ class Transaction {
     bool done_ = false;
 };
 
+// text for a LIKE pattern that matches it literally: %, _ and the escape character \ are escaped
+// (the statement must say ESCAPE '\\').
+std::string like_literal(std::string_view text);
+
 // Whether errnum means the server is unreachable (as opposed to a bad statement).
 bool is_connection_error(unsigned errnum);
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "text.h"
 #include "utf8.h"
 
 namespace cms {
@@ -79,16 +80,6 @@ const Fallback k_fallback_texts[] = {
     {Code::json_not_object, "request body must be a JSON object"},
 };
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 void append_utf8(std::string &out, unsigned cp) {
     if (cp < 0x80) {
         out += static_cast<char>(cp);
@@ -113,7 +104,7 @@ long read_u_escape(const std::string &text, size_t i) {
         return -1;
     long v = 0;
     for (size_t k = i + 2; k < i + 6; ++k) {
-        int h = hex_value(text[k]);
+        int h = text::hex_digit(text[k]);
         if (h < 0)
             return -1;
         v = v * 16 + h;

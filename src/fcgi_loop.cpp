@@ -21,6 +21,7 @@
 #include "request.h"
 #include "response.h"
 #include "router.h"
+#include "text.h"
 
 namespace cms {
 
@@ -121,19 +122,9 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
 }
 
 // Control characters, spaces and non-ASCII in the path are escaped so one request is one line.
-std::string log_safe(const std::string &text) {
-    static const char k_hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : text) {
-        if (c <= 0x20 || c >= 0x7F || c == '%' || c == '"') {
-            out += '%';
-            out += k_hex[c >> 4];
-            out += k_hex[c & 15];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
+std::string log_safe(const std::string &value) {
+    return text::percent_escape(
+        value, [](unsigned char c) { return c <= 0x20 || c >= 0x7F || c == '%' || c == '"'; });
 }
 
 void log_request(const Request &req, const Response &res) {

@@ -20,6 +20,8 @@
 #include "handler_util.h"
 #include "request.h"
 #include "response.h"
+#include "text.h"
+#include "utf8.h"
 
 namespace cms {
 
@@ -74,18 +76,9 @@ class BodyInput : public cgicc::CgiInput {
     size_t offset_ = 0;
 };
 
-std::string lower(std::string text) {
-    for (char &c : text)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 // multipart/form-data with a boundary, the type compared case-insensitively.
 void check_multipart(const std::string &content_type) {
-    std::string type = lower(content_type.substr(0, content_type.find(';')));
-    while (!type.empty() && type.back() == ' ')
-        type.pop_back();
-    if (type != "multipart/form-data")
+    if (media_type(content_type) != "multipart/form-data")
         throw ApiError(415, Code::multipart_required);
     if (content_type.find("boundary=") == std::string::npos)
         throw ApiError(400, Code::parameter, Code::multipart_malformed);
@@ -123,9 +116,9 @@ bool plain_extension(const std::string &extension) {
 std::string allowed_extension(const std::string &filename, const Config &config) {
     size_t dot = filename.rfind('.');
     if (dot != std::string::npos) {
-        std::string extension = lower(filename.substr(dot));
+        std::string extension = text::lower(filename.substr(dot));
         for (const std::string &allowed : config.file_extensions)
-            if (lower(allowed) == extension && plain_extension(extension))
+            if (text::lower(allowed) == extension && plain_extension(extension))
                 return extension;
     }
     throw ApiError(406, Code::file_extension);
@@ -143,7 +136,7 @@ std::vector<Upload> read_uploads(const Request &req, const Config &config) {
         std::string extension = allowed_extension(part.getFilename(), config);
         if (part.getDataLength() > static_cast<size_t>(config.file_single_limit))
             throw ApiError(413, Code::file_too_large);
-        if (!utf8_ok(part.getName()))
+        if (!utf8::valid_text(part.getName()))
             throw ApiError(400, Code::parameter);
         uploads.push_back(Upload{part.getName(), part.getData(), extension});
     }

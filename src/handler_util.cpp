@@ -6,26 +6,12 @@
 #include "json.h"
 #include "request.h"
 #include "response.h"
-#include "utf8.h"
+#include "text.h"
 
 namespace cms {
 
-namespace {
-
-// application/json, optionally with parameters such as charset (case-insensitive type).
-bool is_json_type(const std::string &content_type) {
-    std::string type = content_type.substr(0, content_type.find(';'));
-    while (!type.empty() && type.back() == ' ')
-        type.pop_back();
-    for (char &c : type)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return type == "application/json";
-}
-
-} // namespace
-
 Json::Value parse_json_body(const Request &req, Ctx &ctx) {
-    if (!req.body.empty() && !is_json_type(req.content_type))
+    if (!req.body.empty() && media_type(req.content_type) != "application/json")
         throw ApiError(415, Code::unsupported_media_type);
     return ctx.json.parse_object(req.body);
 }
@@ -47,8 +33,11 @@ Json::Value nullable(const std::optional<std::string> &text) {
     return text ? Json::Value(*text) : Json::Value(Json::nullValue);
 }
 
-bool utf8_ok(const std::string &text) {
-    return text.find('\0') == std::string::npos && utf8::valid(text);
+std::string media_type(const std::string &content_type) {
+    std::string type = content_type.substr(0, content_type.find(';'));
+    while (!type.empty() && type.back() == ' ')
+        type.pop_back();
+    return text::lower(type);
 }
 
 } // namespace cms

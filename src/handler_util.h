@@ -28,7 +28,7 @@ Json::Value page_json(Json::Value items, int64_t total, const validate::Page &pa
 // The text, or JSON null when absent.
 Json::Value nullable(const std::optional<std::string> &text);
 
-// Whether text (e.g. a decoded query parameter) is valid UTF-8 without NULs.
-bool utf8_ok(const std::string &text);
+// The media type of a Content-Type header: before any parameter, trimmed, lower-case.
+std::string media_type(const std::string &content_type);
 
 } // namespace cms

@@ -14,20 +14,16 @@ namespace {
 [[noreturn]] void reject(Code text_code) { throw ApiError(400, Code::parameter, text_code); }
 
 // jsoncpp does not check the UTF-8 it decodes from \u escapes (a lone \udc00 passes), nor NULs.
-bool text_ok(std::string_view text) {
-    return text.find('\0') == std::string_view::npos && utf8::valid(text);
-}
-
 bool strings_ok(const Json::Value &value) {
     if (value.isString()) {
         const char *begin = nullptr;
         const char *end = nullptr;
         value.getString(&begin, &end);
-        return text_ok(std::string_view(begin, static_cast<size_t>(end - begin)));
+        return utf8::valid_text(std::string_view(begin, static_cast<size_t>(end - begin)));
     }
     if (value.isObject()) {
         for (auto it = value.begin(); it != value.end(); ++it)
-            if (!text_ok(it.name()) || !strings_ok(*it))
+            if (!utf8::valid_text(it.name()) || !strings_ok(*it))
                 return false;
     } else if (value.isArray()) {
         for (const Json::Value &item : value)

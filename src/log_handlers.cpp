@@ -6,6 +6,7 @@
 #include "log_store.h"
 #include "request.h"
 #include "response.h"
+#include "utf8.h"
 #include "validate.h"
 
 namespace cms {
@@ -18,7 +19,7 @@ std::optional<std::string> filter(const Request &req, const char *name, validate
     std::optional<std::string> value = req.query(name);
     if (!value || value->empty())
         return std::nullopt;
-    if (!utf8_ok(*value) || validate::length(*value) > 100 ||
+    if (!utf8::valid_text(*value) || validate::length(*value) > 100 ||
         (is_time && !validate::datetime(*value))) {
         problems.add(name, is_time ? "时间格式必须为YYYY-MM-DD HH:mm:ss" : "参数格式错误");
         return std::nullopt;

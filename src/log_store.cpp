@@ -29,18 +29,6 @@ constexpr const char *k_sql_select_log_users =
 constexpr const char *k_sql_count_log_users =
     "SELECT COUNT(DISTINCT username) FROM lin_log WHERE delete_time IS NULL";
 
-std::optional<std::string> like_literal(const std::optional<std::string> &text) {
-    if (!text)
-        return std::nullopt;
-    std::string out;
-    for (char c : *text) {
-        if (c == '%' || c == '_' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 } // namespace
 
 void LogStore::write(const LogEntry &e) {
@@ -51,7 +39,9 @@ void LogStore::write(const LogEntry &e) {
 
 std::vector<LogEntry> LogStore::find(const LogFilter &f, int64_t page, int64_t count,
                                      int64_t &total) {
-    std::optional<std::string> keyword = like_literal(f.keyword);
+    std::optional<std::string> keyword;
+    if (f.keyword)
+        keyword = db::like_literal(*f.keyword);
     std::vector<db::Param> params = {f.name, f.name, keyword, keyword,
                                      f.start, f.start, f.end, f.end};
     db::Statement &counted = db_.statement(k_sql_count_logs).execute(params);

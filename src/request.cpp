@@ -8,6 +8,7 @@
 #include <cgicc/Cgicc.h>
 
 #include "errors.h"
+#include "text.h"
 #include "utf8.h"
 
 namespace cms {
@@ -19,23 +20,13 @@ std::string param_or_empty(const ParamLookup &param, const char *name) {
     return value == nullptr ? std::string() : std::string(value);
 }
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 std::string percent_decode(const std::string &text) {
     std::string out;
     out.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
         int hi, lo;
-        if (text[i] == '%' && i + 2 < text.size() && (hi = hex_digit(text[i + 1])) >= 0 &&
-            (lo = hex_digit(text[i + 2])) >= 0) {
+        if (text[i] == '%' && i + 2 < text.size() && (hi = text::hex_digit(text[i + 1])) >= 0 &&
+            (lo = text::hex_digit(text[i + 2])) >= 0) {
             out += static_cast<char>(hi * 16 + lo);
             i += 2;
         } else {
@@ -136,18 +127,7 @@ std::string Request::line() const {
     std::string out = method + " " + path;
     if (utf8::valid(out))
         return out;
-    static const char k_hex[] = "0123456789ABCDEF";
-    std::string escaped;
-    for (unsigned char c : out) {
-        if (c < 0x80) {
-            escaped += static_cast<char>(c);
-        } else {
-            escaped += '%';
-            escaped += k_hex[c >> 4];
-            escaped += k_hex[c & 15];
-        }
-    }
-    return escaped;
+    return text::percent_escape(out, [](unsigned char c) { return c >= 0x80; });
 }
 
 std::optional<std::string> Request::query(const std::string &name) const {

@@ -47,4 +47,8 @@ std::optional<size_t> length(std::string_view text) {
 
 bool valid(std::string_view text) { return length(text).has_value(); }
 
+bool valid_text(std::string_view text) {
+    return text.find('\0') == std::string_view::npos && valid(text);
+}
+
 } // namespace cms::utf8

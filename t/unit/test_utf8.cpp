@@ -11,6 +11,7 @@
 
 using cms::utf8::length;
 using cms::utf8::valid;
+using cms::utf8::valid_text;
 
 namespace {
 
@@ -45,6 +46,7 @@ class Utf8Test : public CppUnit::TestFixture {
     CPPUNIT_TEST(code_point_above_10ffff_is_invalid);
     CPPUNIT_TEST(bytes_f5_to_ff_are_invalid);
     CPPUNIT_TEST(invalid_byte_after_valid_text_is_invalid);
+    CPPUNIT_TEST(valid_text_refuses_nul_and_ill_formed_bytes);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -169,6 +171,14 @@ class Utf8Test : public CppUnit::TestFixture {
 
     void invalid_byte_after_valid_text_is_invalid() {
         CPPUNIT_ASSERT_EQUAL(-1L, count_of("汉😀\xff"));
+    }
+
+    void valid_text_refuses_nul_and_ill_formed_bytes() {
+        CPPUNIT_ASSERT(valid_text("三体 😀\n"));
+        CPPUNIT_ASSERT(valid_text(""));
+        CPPUNIT_ASSERT(valid(std::string("a\0b", 3)));
+        CPPUNIT_ASSERT(!valid_text(std::string("a\0b", 3)));
+        CPPUNIT_ASSERT(!valid_text("\xff"));
     }
 };
 
