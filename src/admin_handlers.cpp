@@ -2,7 +2,6 @@
 // checked against live groups and mounted permissions, each change logged in its transaction.
 #include "admin_handlers.h"
 
-#include "behaviour_log.h"
 #include "context.h"
 #include "db.h"
 #include "errors.h"
@@ -69,14 +68,13 @@ GroupFields group_fields(const Json::Value &body, validate::Problems &problems) 
     return f;
 }
 
-// Grants ids to the group after checking both exist, and writes the log row; caller commits.
-void grant_checked(const Request &req, Ctx &ctx, int64_t group_id, const std::vector<int64_t> &ids) {
+// Grants ids to the group after checking both exist; the caller commits.
+void grant_checked(Ctx &ctx, int64_t group_id, const std::vector<int64_t> &ids) {
     GroupStore groups(ctx.db);
     PermissionStore permissions(ctx.db);
     group_or_404(groups, group_id);
     require_permissions(permissions, ids);
     permissions.grant(group_id, ids);
-    record_behaviour(req, ctx, 201);
 }
 
 } // namespace
@@ -99,9 +97,7 @@ Response handle_admin_group_update(const Request &req, Ctx &ctx) {
     group_or_404(groups, id);
     if (!groups.update(id, f.name, f.info))
         throw ApiError(409, Code::group_name_taken);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::group_updated, req, ctx);
+    return commit_change(tx, 200, Code::group_updated, req, ctx);
 }
 
 Response handle_admin_group_delete(const Request &req, Ctx &ctx) {
@@ -120,9 +116,7 @@ Response handle_admin_group_delete(const Request &req, Ctx &ctx) {
     if (groups.has_users(id))
         throw ApiError(409, Code::group_has_users);
     groups.remove(id);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::group_deleted, req, ctx);
+    return commit_change(tx, 200, Code::group_deleted, req, ctx);
 }
 
 Response handle_admin_group_all(const Request &, Ctx &ctx) {
@@ -155,9 +149,7 @@ Response handle_admin_group_create(const Request &req, Ctx &ctx) {
     if (!id)
         throw ApiError(409, Code::group_name_taken);
     permissions.grant(*id, permission_ids);
-    record_behaviour(req, ctx, 201);
-    tx.commit();
-    return message(201, Code::group_created, req, ctx);
+    return commit_change(tx, 201, Code::group_created, req, ctx);
 }
 
 Response handle_admin_permission_list(const Request &, Ctx &ctx) {
@@ -167,9 +159,8 @@ Response handle_admin_permission_list(const Request &, Ctx &ctx) {
 Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx) {
     GroupPermissions input = group_permissions_body(req, ctx);
     db::Transaction tx(ctx.db);
-    grant_checked(req, ctx, input.group_id, input.permission_ids);
-    tx.commit();
-    return message(201, Code::permissions_granted, req, ctx);
+    grant_checked(ctx, input.group_id, input.permission_ids);
+    return commit_change(tx, 201, Code::permissions_granted, req, ctx);
 }
 
 Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx) {
@@ -185,9 +176,8 @@ Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx) {
         problems.add("permission_id", "权限id不可为空");
     problems.check();
     db::Transaction tx(ctx.db);
-    grant_checked(req, ctx, *group_id, {*permission_id});
-    tx.commit();
-    return message(201, Code::permissions_granted, req, ctx);
+    grant_checked(ctx, *group_id, {*permission_id});
+    return commit_change(tx, 201, Code::permissions_granted, req, ctx);
 }
 
 Response handle_admin_permission_remove(const Request &req, Ctx &ctx) {
@@ -198,9 +188,7 @@ Response handle_admin_permission_remove(const Request &req, Ctx &ctx) {
     group_or_404(groups, input.group_id);
     require_permissions(permissions, input.permission_ids);
     permissions.revoke(input.group_id, input.permission_ids);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::permissions_removed, req, ctx);
+    return commit_change(tx, 200, Code::permissions_removed, req, ctx);
 }
 
 } // namespace cms

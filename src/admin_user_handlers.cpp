@@ -2,7 +2,6 @@
 // in one transaction, every change writes its behaviour log row in that transaction.
 #include "admin_user_handlers.h"
 
-#include "behaviour_log.h"
 #include "context.h"
 #include "db.h"
 #include "errors.h"
@@ -72,17 +71,13 @@ Response handle_admin_user_update(const Request &req, Ctx &ctx) {
     if (user.admin)
         throw ApiError(403, Code::root_user_regroup);
     // Locked, so that a group deleted meanwhile cannot end up with this user (see group delete).
-    for (int64_t id : *group_ids) {
-        std::optional<Group> group = groups.lock(id);
-        if (group && group->level == k_level_root)
-            throw ApiError(403, Code::root_group_no_users);
-        if (!group)
-            throw ApiError(403, Code::group_assign_missing);
-    }
+    Membership membership = groups.lock_for_members(*group_ids);
+    if (membership == Membership::root_group)
+        throw ApiError(403, Code::root_group_no_users);
+    if (membership == Membership::missing)
+        throw ApiError(403, Code::group_assign_missing);
     users.set_groups(user.id, *group_ids);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::user_updated, req, ctx);
+    return commit_change(tx, 200, Code::user_updated, req, ctx);
 }
 
 Response handle_admin_user_password(const Request &req, Ctx &ctx) {
@@ -94,9 +89,7 @@ Response handle_admin_user_password(const Request &req, Ctx &ctx) {
     db::Transaction tx(ctx.db);
     Principal user = user_or_404(users, req);
     users.set_password(user.id, password::hash(password));
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::password_changed, req, ctx);
+    return commit_change(tx, 200, Code::password_changed, req, ctx);
 }
 
 Response handle_admin_user_delete(const Request &req, Ctx &ctx) {
@@ -106,9 +99,7 @@ Response handle_admin_user_delete(const Request &req, Ctx &ctx) {
     if (user.admin)
         throw ApiError(403, Code::root_user_undeletable);
     users.remove(user.id);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::user_deleted, req, ctx);
+    return commit_change(tx, 200, Code::user_deleted, req, ctx);
 }
 
 } // namespace cms

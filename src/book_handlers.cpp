@@ -1,7 +1,6 @@
 // Book routes: the validation rules and texts of api.md §4 and the responses they produce.
 #include "book_handlers.h"
 
-#include "behaviour_log.h"
 #include "book_store.h"
 #include "context.h"
 #include "db.h"
@@ -101,9 +100,7 @@ Response handle_book_delete(const Request &req, Ctx &ctx) {
     db::Transaction tx(ctx.db);
     if (!BookStore(ctx.db).remove(id))
         throw book_not_found();
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::book_deleted, req, ctx);
+    return commit_change(tx, 200, Code::book_deleted, req, ctx);
 }
 
 } // namespace cms

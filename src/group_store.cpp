@@ -69,6 +69,17 @@ std::optional<Group> GroupStore::lock(int64_t id) {
     return read_group(stmt);
 }
 
+Membership GroupStore::lock_for_members(const std::vector<int64_t> &group_ids) {
+    for (int64_t id : group_ids) {
+        std::optional<Group> group = lock(id);
+        if (!group)
+            return Membership::missing;
+        if (group->level == k_level_root)
+            return Membership::root_group;
+    }
+    return Membership::ok;
+}
+
 std::vector<Group> GroupStore::all_but_root() {
     return read_groups(db_.statement(k_sql_select_groups_but_root).execute({}));
 }

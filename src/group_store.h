@@ -17,6 +17,9 @@ constexpr int k_level_root = 1;
 constexpr int k_level_guest = 2;
 constexpr int k_level_user = 3;
 
+// Whether groups can receive users (survey §5.2: not the root group, and only live groups).
+enum class Membership { ok, root_group, missing };
+
 struct Group {
     int64_t id = 0;
     std::string name;
@@ -40,6 +43,9 @@ class GroupStore {
     std::vector<Group> of_user(int64_t user_id);
     // Inserts a user-level group; nullopt when a live group already has the name.
     std::optional<int64_t> insert(const std::string &name, const std::optional<std::string> &info);
+    // Locks each group (as lock()) and says whether all can receive users; the first group that
+    // cannot decides. Call inside a transaction.
+    Membership lock_for_members(const std::vector<int64_t> &group_ids);
     // Links the user to each group (existing links left alone).
     void add_user(int64_t user_id, const std::vector<int64_t> &group_ids);
     // A page of live groups (root included), by id; total counts them all.

@@ -1,8 +1,10 @@
 // Steps shared by handlers.
 #include "handler_util.h"
 
+#include "behaviour_log.h"
 #include "config.h"
 #include "context.h"
+#include "db.h"
 #include "json.h"
 #include "request.h"
 #include "response.h"
@@ -18,6 +20,12 @@ Json::Value parse_json_body(const Request &req, Ctx &ctx) {
 
 Response message(int status, Code code, const Request &req, const Ctx &ctx) {
     return Response::json(status, make_envelope(code, ctx.messages.text(code), req.line()));
+}
+
+Response commit_change(db::Transaction &tx, int status, Code code, const Request &req, Ctx &ctx) {
+    record_behaviour(req, ctx, status);
+    tx.commit();
+    return message(status, code, req, ctx);
 }
 
 Json::Value page_json(Json::Value items, int64_t total, const validate::Page &page) {

@@ -32,10 +32,13 @@ const std::string &dummy_hash() {
     return hash;
 }
 
-// Counts a failed password check for the username and the address, then answers 401/10031.
-[[noreturn]] void fail_login(const std::string &username, const std::string &address, Ctx &ctx) {
-    ThrottleStore(ctx.db).record_failure(username, address, ctx.config.login_failure_window);
-    throw ApiError(401, Code::login_failed);
+// Counts a failed password check against the username and the client address (login and
+// change_password share the limit), then answers with error.
+[[noreturn]] void fail_password(const std::string &username, const Request &req, Ctx &ctx,
+                                const ApiError &error) {
+    ThrottleStore(ctx.db).record_failure(username, req.remote_addr,
+                                         ctx.config.login_failure_window);
+    throw error;
 }
 
 // 409 for a username or email a live user has.
@@ -88,7 +91,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     std::optional<LoginIdentity> identity = users.find_login(username);
     // Unknown user and wrong password look alike, down to the time a hash takes.
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
-        fail_login(username, req.remote_addr, ctx);
+        fail_password(username, req, ctx, ApiError(401, Code::login_failed));
     db::Transaction tx(ctx.db);
     // The password may have changed while the hash was being verified: the tokens must not carry
     // a credential version newer than the hash that matched.
@@ -132,13 +135,11 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
     if (user.email && users.email_taken(*user.email))
         throw ApiError(409, Code::email_taken);
     // Locked, so that a group deleted meanwhile cannot end up with this user (see group delete).
-    for (int64_t id : group_ids) {
-        std::optional<Group> group = groups.lock(id);
-        if (group && group->level == k_level_root)
-            throw ApiError(403, Code::root_group_no_users);
-        if (!group)
-            throw ApiError(404, Code::register_group_missing);
-    }
+    Membership membership = groups.lock_for_members(group_ids);
+    if (membership == Membership::root_group)
+        throw ApiError(403, Code::root_group_no_users);
+    if (membership == Membership::missing)
+        throw ApiError(404, Code::register_group_missing);
     if (group_ids.empty()) {
         std::optional<Group> guest = groups.by_level(k_level_guest);
         if (guest)
@@ -150,9 +151,7 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
     if (result != UserWrite::ok) // lost a race with another registration of that name or email
         throw taken(result);
     groups.add_user(id, group_ids);
-    record_behaviour(req, ctx, 201);
-    tx.commit();
-    return message(201, Code::user_registered, req, ctx);
+    return commit_change(tx, 201, Code::user_registered, req, ctx);
 }
 
 Response handle_user_update(const Request &req, Ctx &ctx) {
@@ -168,9 +167,7 @@ Response handle_user_update(const Request &req, Ctx &ctx) {
     UserWrite result = UserStore(ctx.db).update_profile(ctx.user->id, change);
     if (result != UserWrite::ok)
         throw taken(result);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::user_updated, req, ctx);
+    return commit_change(tx, 200, Code::user_updated, req, ctx);
 }
 
 Response handle_user_captcha(const Request &, Ctx &) {
@@ -217,17 +214,12 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     refuse_if_throttled(ctx.user->username, req.remote_addr, ctx);
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
-    if (!identity || !password::verify(old_password, identity->credential)) {
-        ThrottleStore(ctx.db).record_failure(ctx.user->username, req.remote_addr,
-                                             ctx.config.login_failure_window);
-        throw ApiError(400, Code::old_password_wrong);
-    }
+    if (!identity || !password::verify(old_password, identity->credential))
+        fail_password(ctx.user->username, req, ctx, ApiError(400, Code::old_password_wrong));
     db::Transaction tx(ctx.db);
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);
-    record_behaviour(req, ctx, 200);
-    tx.commit();
-    return message(200, Code::password_changed, req, ctx);
+    return commit_change(tx, 200, Code::password_changed, req, ctx);
 }
 
 } // namespace cms
