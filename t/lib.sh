@@ -142,9 +142,10 @@ _cleanup () {
 # ---- Fixtures (call at top level, not inside test bodies, so the PIDs are kept) -----------------
 # Their stderr goes to $TRASH/fixture.log, which bail_out shows.
 
-# 20000 + 4 x file number + $1: 0 for the FastCGI pool, 1 for nginx, 2 and 3 spare.
+# TEST_PORT_BASE (20000) + 4 x file number + $1: 0 for the FastCGI pool, 1 for nginx, 2 and 3
+# spare. Two checkouts tested at once on one machine need bases 40000 apart.
 test_port () {
-	echo $((20000 + 4 * TEST_NUMBER + $1))
+	echo $((${TEST_PORT_BASE:-20000} + 4 * TEST_NUMBER + $1))
 }
 
 # Polls command "$2 ..." every 0.1 s until it succeeds, at most $1 tenths of a second.
