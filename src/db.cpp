@@ -8,6 +8,7 @@
 #include <mysqld_error.h>
 
 #include "config.h"
+#include "db_health.h"
 #include "log.h"
 
 namespace cms::db {
@@ -23,7 +24,12 @@ constexpr const char *k_init_command =
 // longer values are fetched again into a grown buffer (MYSQL_DATA_TRUNCATED).
 constexpr unsigned long k_max_initial_buffer = 16384;
 
+// A loss faster than this is a stale connection (see stale_failure).
+constexpr auto k_stale_failure = std::chrono::milliseconds(1000);
+
 } // namespace
+
+bool stale_failure(std::chrono::steady_clock::duration took) { return took < k_stale_failure; }
 
 std::string like_literal(std::string_view text) {
     std::string out;
@@ -219,7 +225,8 @@ uint64_t Statement::affected_rows() const { return mysql_stmt_affected_rows(stmt
 
 uint64_t Statement::insert_id() const { return mysql_stmt_insert_id(stmt_); }
 
-Connection::Connection(const Config &config) : config_(config) {}
+Connection::Connection(const Config &config, DbHealth *health)
+    : config_(config), health_(health) {}
 
 Connection::~Connection() { drop(); }
 
@@ -241,7 +248,20 @@ void Connection::fail(const char *what) {
     throw DbError(text, errnum, lost);
 }
 
+void Connection::mark_down() {
+    drop();
+    if (health_ != nullptr)
+        health_->mark_down();
+}
+
 void Connection::ensure_connected() {
+    // Checked on every statement: once any worker of the pool found the server down, the rest of
+    // the request and every request after it fail at once, until the probe reaches it again.
+    if (health_ != nullptr && health_->down()) {
+        drop();
+        throw DbError("database is unreachable (probing in the background)", CR_CONNECTION_ERROR,
+                      true);
+    }
     if (mysql_ != nullptr)
         return;
     mysql_ = mysql_init(nullptr);
@@ -266,7 +286,7 @@ void Connection::ensure_connected() {
         std::string text = std::string("cannot connect to database '") + config_.db_name +
                            "': " + mysql_error(mysql_);
         unsigned errnum = mysql_errno(mysql_);
-        drop();
+        mark_down();
         throw DbError(text, errnum, true);
     }
     log_info("connected to database '" + config_.db_name + "'");
@@ -282,15 +302,21 @@ void Connection::ensure_connected() {
 }
 
 bool Connection::ping() {
-    // Twice: after a server restart the first ping only finds out that the old connection is gone.
+    // Twice: after a server restart the first ping only finds out that the old connection is
+    // gone. Not after a timeout: that server is down, and the second try would wait again.
     for (int attempt = 0; attempt < 2; ++attempt) {
         try {
             ensure_connected();
         } catch (const DbError &) {
             return false;
         }
+        auto start = std::chrono::steady_clock::now();
         if (mysql_ping(mysql_) == 0)
             return true;
+        if (!stale_failure(std::chrono::steady_clock::now() - start)) {
+            mark_down();
+            return false;
+        }
         drop();
     }
     return false;
@@ -315,6 +341,7 @@ void Connection::begin() {
 void Connection::commit() {
     if (mysql_commit(mysql_) != 0)
         fail("cannot commit");
+    committed_ = true;
     if (mysql_autocommit(mysql_, 1) != 0)
         fail("cannot restore autocommit");
 }

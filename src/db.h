@@ -3,6 +3,7 @@
 // No SQL text lives here except what the C API needs; stores own their statements.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -18,6 +19,7 @@
 
 namespace cms {
 struct Config;
+class DbHealth;
 }
 
 namespace cms::db {
@@ -92,15 +94,17 @@ class Statement {
 };
 
 // The worker's connection. Statements are prepared on first use and kept until the connection
-// is lost; the next request reconnects and prepares them again.
+// is lost; the next request reconnects and prepares them again. With a DbHealth, a database
+// known to be down fails at once, and a failed connect marks it down.
 class Connection {
   public:
-    explicit Connection(const Config &config);
+    explicit Connection(const Config &config, DbHealth *health = nullptr);
     ~Connection();
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 
-    // Connects if not connected; throws DbError (lost) when the server cannot be reached.
+    // Connects if not connected; throws DbError (lost) when the server cannot be reached or is
+    // known to be down.
     void ensure_connected();
     bool connected() const { return mysql_ != nullptr; }
     // True when the server answers now (reconnecting if needed); never throws.
@@ -113,7 +117,11 @@ class Connection {
     // Whether anything may have been written during the current request (no safe retry then).
     bool wrote() const { return wrote_; }
     void mark_written() { wrote_ = true; }
-    void begin_request() { wrote_ = false; }
+    // Whether a transaction of the current request was committed (a rerun would repeat it).
+    bool committed() const { return committed_; }
+    void begin_request() { wrote_ = committed_ = false; }
+    // Records that the server was found unreachable (a timeout, or a failure after a retry).
+    void mark_down();
 
     void begin();
     void commit();
@@ -128,8 +136,10 @@ class Connection {
     const Config &config_;
     MYSQL *mysql_ = nullptr;
     std::unordered_map<const char *, std::unique_ptr<Statement>> statements_;
+    DbHealth *health_;
     std::function<void(Connection &)> on_connect_;
     bool wrote_ = false;
+    bool committed_ = false;
 };
 
 // Rolls back unless commit() was called: every early return and every throw is covered.
@@ -158,5 +168,10 @@ std::string like_literal(std::string_view text);
 
 // Whether errnum means the server is unreachable (as opposed to a bad statement).
 bool is_connection_error(unsigned errnum);
+
+// Whether a connection lost after `took` was a stale one (the server restarted, something in
+// between closed it), worth one retry on a new connection. A slower loss is a timeout: the server
+// is down or frozen, and a retry would only double the wait.
+bool stale_failure(std::chrono::steady_clock::duration took);
 
 } // namespace cms::db
