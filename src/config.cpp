@@ -38,6 +38,9 @@ struct Key {
 const Key k_keys[] = {
     CMS_TEXT(listen, ""),
     CMS_INT(workers, 4, 1, 256),
+    CMS_INT(fcgi_read_timeout, 10, 1, 300),
+    CMS_INT(fcgi_idle_timeout, 120, 1, 3600),
+    CMS_INT(stop_timeout, 10, 1, 300),
     CMS_TEXT(db_host, "localhost"),
     CMS_INT(db_port, 3306, 1, 65535),
     CMS_TEXT(db_socket, ""),

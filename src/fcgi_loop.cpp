@@ -1,14 +1,14 @@
-// The request loop (FastCGI or CGI), dispatch with authorization, the catch that turns every
-// failure into an envelope, CORS headers and the access log.
+// One request (FastCGI or CGI): dispatch with authorization, the catch that turns every failure
+// into an envelope, the retries of transient database failures, CORS headers and the access log.
 #include "fcgi_loop.h"
 
-#include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <random>
+#include <thread>
 
-#include <fcgiapp.h>
 #include <mysqld_error.h>
 #include <unistd.h>
 
@@ -27,15 +27,8 @@ namespace cms {
 
 namespace {
 
-volatile std::sig_atomic_t g_stop = 0;
-
-extern "C" void on_stop_signal(int) {
-    g_stop = 1;
-    FCGX_ShutdownPending();
-}
-
-// At most this much of an unread body is drained after answering, so that nginx never gets a
-// broken pipe (and a 502) while it is still sending a body we refused.
+// At most this much of an unread body is drained after answering, so that the web server never
+// gets a broken pipe (and a 502) while it is still sending a body we refused.
 constexpr size_t k_max_drain_bytes = 64 * 1024 * 1024;
 
 bool origin_allowed(const Config &config, const std::string &origin) {
@@ -95,36 +88,61 @@ bool is_transient(const db::DbError &e) {
     return e.lost() || e.errnum == ER_LOCK_WAIT_TIMEOUT || e.errnum == ER_LOCK_DEADLOCK;
 }
 
-// Dispatches and turns every failure into an envelope. A request that lost the connection
-// before writing anything is retried once on a fresh connection (its body is read already).
+// A deadlock (or a Galera certification failure, reported the same way) rolled the transaction
+// back whole: running the request again is safe, and usually succeeds at once.
+constexpr int k_deadlock_retries = 3;
+
+// Waits a few random milliseconds, so that two requests that deadlocked do not meet again.
+void deadlock_pause(int attempt) {
+    static std::minstd_rand random(static_cast<unsigned>(getpid()));
+    int most = 5 << attempt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1 + random() % most));
+}
+
+// Control characters, spaces and non-ASCII are escaped so one request is one log line.
+std::string log_safe(const std::string &value) {
+    return text::percent_escape(
+        value, [](unsigned char c) { return c <= 0x20 || c >= 0x7F || c == '%' || c == '"'; });
+}
+
+// Dispatches and turns every failure into an envelope. The body is read once, so a request can
+// run again: once on a fresh connection when a stale one was lost before anything was written,
+// and a few times after a deadlock that left nothing committed.
 Response answer(Service &svc, Request &req, const ParamLookup &param, const BodyReader &reader) {
+    int deadlocks = 0;
     for (int attempt = 0;; ++attempt) {
         Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, svc.json, nullptr, std::nullopt};
+        auto started = std::chrono::steady_clock::now();
         try {
             svc.db.begin_request();
             return dispatch(svc, req, ctx, param, reader);
         } catch (const ApiError &e) {
             return error_response(svc, req, e);
         } catch (const db::DbError &e) {
-            if (e.lost() && attempt == 0 && !svc.db.wrote()) {
-                log_warn("database connection lost, retrying once: " + std::string(e.what()));
+            std::string where = " [" + log_safe(req.line()) + "]";
+            if (e.lost() && attempt == 0 && !svc.db.wrote() &&
+                db::stale_failure(std::chrono::steady_clock::now() - started)) {
+                log_warn("database connection lost, retrying once: " + std::string(e.what()) +
+                         where);
                 continue;
             }
-            log_error(std::string(e.what()) + " [" + req.line() + "]");
+            if (e.errnum == ER_LOCK_DEADLOCK && deadlocks < k_deadlock_retries &&
+                !svc.db.committed()) {
+                deadlock_pause(deadlocks++);
+                continue;
+            }
+            if (e.lost())
+                svc.db.mark_down();
+            log_error(std::string(e.what()) + where);
             if (is_transient(e))
                 return error_response(svc, req, ApiError(503, Code::db_unavailable));
             return error_response(svc, req, ApiError(500, Code::internal));
         } catch (const std::exception &e) {
-            log_error(std::string("unexpected failure: ") + e.what() + " [" + req.line() + "]");
+            log_error(std::string("unexpected failure: ") + e.what() + " [" + log_safe(req.line()) +
+                      "]");
             return error_response(svc, req, ApiError(500, Code::internal));
         }
     }
-}
-
-// Control characters, spaces and non-ASCII in the path are escaped so one request is one line.
-std::string log_safe(const std::string &value) {
-    return text::percent_escape(
-        value, [](unsigned char c) { return c <= 0x20 || c >= 0x7F || c == '%' || c == '"'; });
 }
 
 void log_request(const Request &req, const Response &res) {
@@ -137,6 +155,17 @@ void log_request(const Request &req, const Response &res) {
                " pid=" + std::to_string(getpid()) + " remote=" + log_safe(req.remote_addr));
 }
 
+// Reads and discards what is left of a body we refused or did not need, up to k_max_drain_bytes.
+void drain(const BodyReader &reader) {
+    char sink[16384];
+    for (size_t drained = 0; drained < k_max_drain_bytes;) {
+        size_t n = reader(sink, sizeof sink);
+        if (n == 0)
+            break;
+        drained += n;
+    }
+}
+
 Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader) {
     Request req = read_request_head(param);
     Response res = answer(svc, req, param, reader);
@@ -147,57 +176,34 @@ Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader)
 
 } // namespace
 
-void install_stop_handlers() {
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; // no SA_RESTART: accept() must return so the loop sees the flag
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGUSR1, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
-}
-
-int run_fastcgi(Service &svc, int listen_fd) {
-    FCGX_Request fr;
-    if (FCGX_InitRequest(&fr, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR) != 0) {
-        log_error("cannot initialise the FastCGI request");
-        return 1;
-    }
-    log_info("ready: accepting FastCGI requests");
-    while (!g_stop) {
-        if (FCGX_Accept_r(&fr) < 0) {
-            if (g_stop || errno == EINTR)
-                continue;
-            log_error(std::string("cannot accept a FastCGI request: ") + std::strerror(errno));
-            return 1;
-        }
-        ParamLookup param = [&fr](const char *name) { return FCGX_GetParam(name, fr.envp); };
-        BodyReader reader = [&fr](char *buf, size_t n) -> size_t {
-            int got = FCGX_GetStr(buf, static_cast<int>(n), fr.in);
-            return got > 0 ? static_cast<size_t>(got) : 0;
-        };
-        std::string out = serve(svc, param, reader).serialize();
-        FCGX_PutStr(out.data(), static_cast<int>(out.size()), fr.out);
-        char sink[16384];
-        for (size_t drained = 0; drained < k_max_drain_bytes;) {
-            size_t n = reader(sink, sizeof sink);
-            if (n == 0)
-                break;
-            drained += n;
-        }
-        FCGX_Finish_r(&fr);
-    }
-    log_info("stopping: signal received");
-    return 0;
+void serve_fastcgi(Service &svc, FCGX_Request &fr) {
+    ParamLookup param = [&fr](const char *name) { return FCGX_GetParam(name, fr.envp); };
+    BodyReader reader = [&fr](char *buf, size_t n) -> size_t {
+        int got = FCGX_GetStr(buf, static_cast<int>(n), fr.in);
+        return got > 0 ? static_cast<size_t>(got) : 0;
+    };
+    std::string out = serve(svc, param, reader).serialize();
+    FCGX_PutStr(out.data(), static_cast<int>(out.size()), fr.out);
+    drain(reader);
 }
 
 int run_cgi(Service &svc) {
+    // A stop signal must not cut the body read or the response write short (no EINTR).
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGHUP);
+    sigaddset(&stop, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &stop, nullptr);
     ParamLookup param = [](const char *name) { return static_cast<const char *>(std::getenv(name)); };
     BodyReader reader = [](char *buf, size_t n) { return std::fread(buf, 1, n, stdin); };
     std::string out = serve(svc, param, reader).serialize();
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return std::fflush(stdout) == 0 ? 0 : 1;
+    int status = std::fflush(stdout) == 0 ? 0 : 1;
+    // Apache resets the client's connection when a CGI program exits with its body unread.
+    drain(reader);
+    return status;
 }
 
 } // namespace cms

@@ -1,6 +1,8 @@
-// The request loop: accepts FastCGI requests (or serves the one CGI request), builds the Request,
-// dispatches it and writes the Response. The only place that catches exceptions per request.
+// One request, FastCGI or CGI: builds the Request, dispatches it and writes the Response. The only
+// place that catches exceptions per request. Connections and signals are the worker's (worker.h).
 #pragma once
+
+#include <fcgiapp.h>
 
 namespace cms {
 
@@ -27,11 +29,9 @@ struct Service {
     const Router &router;
 };
 
-// Installs SIGTERM/SIGUSR1/SIGINT handlers that finish the request in flight and stop the loop.
-void install_stop_handlers();
-
-// Serves FastCGI requests accepted on listen_fd until a stop signal; returns the exit status.
-int run_fastcgi(Service &service, int listen_fd);
+// Answers the FastCGI request FCGX_Accept_r just read: reads what is left of its body (drained
+// even when refused), writes the response. The caller finishes the request.
+void serve_fastcgi(Service &service, FCGX_Request &request);
 
 // Serves the single CGI request described by the environment and stdin; returns the exit status.
 int run_cgi(Service &service);

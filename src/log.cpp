@@ -12,9 +12,15 @@ namespace cms {
 namespace {
 
 // The sink is chosen once at start-up by log_open (stderr until then); requests never change it.
+// log_reopen keeps the same FILE (freopen), so a thread writing meanwhile never sees it closed.
 FILE *&log_stream_ref() {
     static FILE *stream = stderr;
     return stream;
+}
+
+std::string &log_path_ref() {
+    static std::string path;
+    return path;
 }
 
 void write_line(const char *level, std::string_view message) {
@@ -41,7 +47,20 @@ bool log_open(const char *path) {
     if (f == nullptr)
         return false;
     log_stream_ref() = f;
+    log_path_ref() = path;
     return true;
+}
+
+bool log_reopen() {
+    if (log_path_ref().empty())
+        return true;
+    FILE *f = std::freopen(log_path_ref().c_str(), "a", log_stream_ref());
+    if (f != nullptr)
+        return true;
+    // freopen closed the old stream whatever happened: fall back to stderr rather than lose lines.
+    log_stream_ref() = stderr;
+    log_path_ref().clear();
+    return false;
 }
 
 void log_info(std::string_view message) { write_line("info", message); }

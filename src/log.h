@@ -9,6 +9,10 @@ namespace cms {
 // Sends further log lines to the file at path (appending); returns false if it cannot be opened.
 bool log_open(const char *path);
 
+// Opens the log file again under its name (after logrotate moved it); a no-op for stderr.
+// Returns false if it cannot be opened (lines then go on to the old file).
+bool log_reopen();
+
 void log_info(std::string_view message);
 void log_warn(std::string_view message);
 void log_error(std::string_view message);

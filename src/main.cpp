@@ -1,6 +1,8 @@
 // cms-fcgi entry: argv → config → message table → database → FastCGI loop (or one CGI request).
 // Start-up failures print one line to stderr and exit 1.
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
@@ -8,9 +10,12 @@
 
 #include <fcgiapp.h>
 #include <mysql.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "db.h"
+#include "db_health.h"
 #include "errors.h"
 #include "fcgi_loop.h"
 #include "json.h"
@@ -19,16 +24,19 @@
 #include "password.h"
 #include "permission_store.h"
 #include "router.h"
+#include "supervisor.h"
+#include "worker.h"
 
 namespace {
 
 constexpr int k_listen_backlog = 1024;
 
 void usage() {
-    std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [-t] [--get KEY]\n"
+    std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
+               "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
                "  --get KEY      print the effective value of a config key, then exit\n",
                stderr);
@@ -44,50 +52,98 @@ int hash_password() {
     return 0;
 }
 
-int serve(const cms::Config &config, const cms::Messages &messages, const std::string &listen) {
+// The listening socket: the one a re-executed master already holds, a new one on listen (a unix
+// socket only the process's user and group may connect to), or the one inherited on fd 0 from
+// spawn-fcgi or a systemd socket unit. -1 when the process is a CGI program. Throws on failure.
+int listening_socket(const std::string &listen) {
+    if (const char *inherited = std::getenv(cms::k_inherited_socket_env)) {
+        int fd = std::atoi(inherited);
+        unsetenv(cms::k_inherited_socket_env);
+        return fd;
+    }
+    if (listen.empty())
+        return FCGX_IsCGI() ? -1 : 0;
+    int fd = FCGX_OpenSocket(listen.c_str(), k_listen_backlog);
+    if (fd < 0)
+        throw std::runtime_error("cannot listen on '" + listen + "'");
+    if (listen.find(':') == std::string::npos && chmod(listen.c_str(), 0660) != 0)
+        throw std::runtime_error("cannot set the mode of socket '" + listen + "'");
+    cms::log_info("listening on " + listen);
+    return fd;
+}
+
+// One worker process (listen_fd >= 0) or the one CGI request (-1): the database connection with
+// the pool's health state, the parsers, the route table, then the loop.
+int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
+                       cms::DbHealthShared *shared) {
+    if (listen_fd >= 0)
+        cms::install_worker_signals();
     if (mysql_library_init(0, nullptr, nullptr) != 0) {
         std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
         return 1;
     }
-    cms::db::Connection db(config);
-    const std::vector<cms::Permission> declared = cms::declared_permissions(cms::route_table());
-    // Registered on every (re)connect: idempotent, and a database that was down at start-up
-    // gets its permissions as soon as it is back.
-    db.on_connect([&declared](cms::db::Connection &conn) {
-        cms::PermissionStore(conn).register_declared(declared);
-    });
-    try {
-        db.ensure_connected();
-    } catch (const cms::db::DbError &e) {
-        cms::log_warn(std::string("database not reachable at start-up, answering 503 until it "
-                                  "is: ") + e.what());
-    }
-    cms::Router router(cms::route_table());
-    cms::jwt::Key jwt_key(config.jwt_secret);
-    cms::json::BodyParser json(static_cast<int>(config.json_max_depth));
-    cms::Service service{config, messages, db, jwt_key, json, router};
-    cms::install_stop_handlers();
-    if (FCGX_Init() != 0) {
-        std::fputs("cms-fcgi: cannot initialise libfcgi\n", stderr);
-        return 1;
-    }
-    int status;
-    if (!listen.empty()) {
-        int fd = FCGX_OpenSocket(listen.c_str(), k_listen_backlog);
-        if (fd < 0) {
-            std::fprintf(stderr, "cms-fcgi: cannot listen on '%s'\n", listen.c_str());
-            return 1;
+    int status = 1;
+    {
+        cms::DbHealth health(config, shared);
+        cms::db::Connection db(config, &health);
+        const std::vector<cms::Permission> declared =
+            cms::declared_permissions(cms::route_table());
+        // Registered on every (re)connect: idempotent, and a database that was down at start-up
+        // gets its permissions as soon as it is back.
+        db.on_connect([&declared](cms::db::Connection &conn) {
+            cms::PermissionStore(conn).register_declared(declared);
+        });
+        try {
+            db.ensure_connected();
+        } catch (const cms::db::DbError &e) {
+            cms::log_warn(std::string("database not reachable at start-up, answering 503 until "
+                                      "it is: ") + e.what());
         }
-        cms::log_info("listening on " + listen);
-        status = cms::run_fastcgi(service, fd);
-    } else if (FCGX_IsCGI()) {
-        status = cms::run_cgi(service);
-    } else {
-        status = cms::run_fastcgi(service, 0);
+        cms::Router router(cms::route_table());
+        cms::jwt::Key jwt_key(config.jwt_secret);
+        cms::json::BodyParser json(static_cast<int>(config.json_max_depth));
+        cms::Service service{config, messages, db, jwt_key, json, router};
+        if (FCGX_Init() != 0) {
+            std::fputs("cms-fcgi: cannot initialise libfcgi\n", stderr);
+        } else {
+            status = listen_fd >= 0 ? cms::run_worker(service, listen_fd) : cms::run_cgi(service);
+        }
+        db.drop();
     }
-    db.drop();
     mysql_library_end();
     return status;
+}
+
+// The path this program was started from, for the supervisor's re-exec (a binary replaced on
+// disk since is what a restart must run).
+std::string own_path(const char *argv0) {
+    if (std::strchr(argv0, '/') != nullptr) {
+        char resolved[PATH_MAX];
+        if (realpath(argv0, resolved) != nullptr)
+            return resolved;
+    }
+    char link[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
+    if (n <= 0)
+        return argv0;
+    link[n] = '\0';
+    return link;
+}
+
+int serve(const cms::Config &config, const cms::Messages &messages, bool supervise, char **argv) {
+    int listen_fd = listening_socket(config.listen);
+    if (!supervise)
+        return run_worker_process(config, messages, listen_fd, nullptr);
+    if (listen_fd < 0)
+        throw std::runtime_error("--supervise needs a listening socket: give --listen, or start "
+                                 "it under spawn-fcgi or a systemd socket unit");
+    // Made before the first fork: every worker of this master shares it.
+    cms::DbHealthShared *shared = cms::db_health_shared_memory();
+    std::string exe = own_path(argv[0]);
+    return cms::run_supervisor(
+        config, listen_fd,
+        [&](int fd) { return run_worker_process(config, messages, fd, shared); }, exe.c_str(),
+        argv);
 }
 
 } // namespace
@@ -97,6 +153,7 @@ int main(int argc, char **argv) {
     std::string listen;
     std::string get_key;
     bool test_only = false;
+    bool supervise = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -106,6 +163,8 @@ int main(int argc, char **argv) {
             listen = argv[++i];
         } else if (arg == "--get" && has_value) {
             get_key = argv[++i];
+        } else if (arg == "--supervise") {
+            supervise = true;
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -137,7 +196,7 @@ int main(int argc, char **argv) {
             std::fprintf(stderr, "cms-fcgi: cannot open log file '%s'\n", config.log_file.c_str());
             return 1;
         }
-        return serve(config, messages, listen);
+        return serve(config, messages, supervise, argv);
     } catch (const std::runtime_error &e) {
         std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
         return 1;

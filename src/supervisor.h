@@ -1,0 +1,25 @@
+// The pool's master process (cms-fcgi --supervise): holds the listening socket, keeps `workers`
+// worker processes running (each one that dies is started again after a back-off that never gives
+// up), and turns signals into a graceful stop (TERM, INT), a log reopen (HUP) or a graceful
+// restart (USR2: re-exec with the same socket). It serves no request and opens no connection.
+#pragma once
+
+#include <functional>
+
+namespace cms {
+
+struct Config;
+
+// The body of a worker process, given the listening socket; returns its exit status.
+using WorkerMain = std::function<int(int listen_fd)>;
+
+// The environment variable through which a re-executed master learns which descriptor is the
+// listening socket it already holds.
+constexpr const char *k_inherited_socket_env = "CMS_SUPERVISOR_SOCKET";
+
+// Supervises config.workers processes running worker_main until a stop signal; a restart
+// re-executes exe with argv. Returns the exit status.
+int run_supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
+                   const char *exe, char **argv);
+
+} // namespace cms

@@ -1,0 +1,19 @@
+// A worker's event loop: the listening socket and every connection the web server keeps open, in
+// one epoll set. An idle kept connection costs a file descriptor, never the worker; a request is
+// served when its connection has bytes. Stop and reopen signals are delivered only while the loop
+// waits, so a request in progress always finishes.
+#pragma once
+
+namespace cms {
+
+struct Service;
+
+// Blocks the signals the loop handles (TERM, INT, USR1: stop; HUP: reopen the log) and installs
+// their handlers. Call before anything else of the worker starts (threads inherit the mask).
+void install_worker_signals();
+
+// Serves FastCGI connections accepted on listen_fd until a stop signal, then finishes what the
+// web server already handed over (see config stop_timeout); returns the exit status.
+int run_worker(Service &service, int listen_fd);
+
+} // namespace cms
