@@ -222,13 +222,27 @@ svc_db_set_root_password () {
 
 # ---- FastCGI pool -------------------------------------------------------------------------------
 
-# Starts `$1 -c $2` under spawn-fcgi + multiwatch with $4 workers on 127.0.0.1:$3, in directory $6,
-# stderr appended to $5, PID (multiwatch's: spawn-fcgi -n execs it in place) recorded in $7.
-# Waits (at most 5 s) until multiwatch runs and prints its PID.
+# The spawn-fcgi options that make it listen on $1: a unix socket path (mode 0600: only this
+# user, and so only the nginx of svc_nginx_conf, may connect) or HOST:PORT.
+svc_pool_listen_args () {
+	case $1 in
+	/*) echo "-s $1 -M 0600" ;;
+	*:*) echo "-a ${1%:*} -p ${1##*:}" ;;
+	*) echo "not a socket path or HOST:PORT: $1" >&2; return 1 ;;
+	esac
+}
+
+# Starts `$1 -c $2 --supervise` (its own master and $4 workers) under spawn-fcgi, listening on $3
+# (see svc_pool_listen_args), in directory $6, stderr appended to $5, PID (the master's:
+# spawn-fcgi -n execs it in place) recorded in $7. Waits (at most 5 s) until the master runs and
+# prints its PID. The worker count is the config's; $4 only says how many to wait for.
 svc_pool_start () {
-	local app=$1 conf=$2 port=$3 workers=$4 log=$5 dir=$6 pidfile=$7 pid comm i=0
-	pid=$(svc_spawn "$pidfile" "$log" "$(command -v spawn-fcgi)" -n -a 127.0.0.1 -p "$port" -d "$dir" \
-		-- "$(command -v multiwatch)" -f "$workers" -- "$app" -c "$conf") || return 1
+	local app=$1 conf=$2 listen=$3 workers=$4 log=$5 dir=$6 pidfile=$7 args pid comm i=0
+	args=$(svc_pool_listen_args "$listen") || return 1
+	[ "${listen#/}" = "$listen" ] || rm -f "$listen"
+	# shellcheck disable=SC2086 # $args is a list of options
+	pid=$(svc_spawn "$pidfile" "$log" "$(command -v spawn-fcgi)" -n $args -d "$dir" \
+		-- "$app" -c "$conf" --supervise) || return 1
 	while :; do
 		if ! svc_alive "$pid"; then
 			echo "the FastCGI pool exited during startup; $log says:" >&2
@@ -236,24 +250,24 @@ svc_pool_start () {
 			return 1
 		fi
 		read -r comm <"/proc/$pid/comm" 2>/dev/null
-		[ "$comm" != multiwatch ] || break
-		[ "$i" -lt 50 ] || { echo "spawn-fcgi did not start multiwatch within 5 s" >&2; return 1; }
+		[ "$comm" != cms-fcgi ] || [ "$(svc_children "$pid" | wc -l)" -lt "$workers" ] || break
+		[ "$i" -lt 50 ] || { echo "the pool did not start $workers workers within 5 s" >&2; return 1; }
 		sleep 0.1
 		i=$((i + 1))
 	done
 	echo "$pid"
 }
 
-# Stops the pool of PID file $1: TERM makes multiwatch forward USR1 to the workers (which finish
-# the request in flight) and exit once they are gone. After 5 s, KILLs the workers and multiwatch.
-# Returns 1 when the KILL was needed.
+# Stops the pool of PID file $1: TERM makes the master tell the workers to finish what nginx
+# handed over and exit, then exit itself. After 15 s (stop_timeout and its grace), KILLs the
+# workers and the master. Returns 1 when the KILL was needed.
 svc_pool_stop () {
 	local pid kids rc=0
-	pid=$(svc_running "$1" multiwatch) || { rm -f "$1"; return 0; }
+	pid=$(svc_running "$1" cms-fcgi) || { rm -f "$1"; return 0; }
 	kids=$(svc_children "$pid")
 	kill -s TERM "$pid" 2>/dev/null
-	if ! svc_wait_gone "$pid" 50; then
-		echo "the FastCGI pool did not stop within 5 s of TERM; killing it" >&2
+	if ! svc_wait_gone "$pid" 150; then
+		echo "the FastCGI pool did not stop within 15 s of TERM; killing it" >&2
 		kids="$kids $(svc_children "$pid")"
 		kill -s KILL $kids "$pid" 2>/dev/null
 		svc_wait_gone "$pid" 50
@@ -265,20 +279,24 @@ svc_pool_stop () {
 
 # ---- nginx --------------------------------------------------------------------------------------
 
-# Writes $1/nginx.conf: everything nginx writes stays in $1, an upstream `cms_fcgi` on
-# 127.0.0.1:$3 and a server on 127.0.0.1:$2 that includes the shipped nginx/cms-fcgi.conf of source
-# tree $4 and serves the app's file_store_dir $5 (an absolute path; none when empty) at /assets/.
-# The shipped files are symlinked next to nginx.conf because nginx resolves relative includes
-# against the directory of its main config file.
+# Writes $1/nginx.conf: everything nginx writes stays in $1, an upstream `cms_fcgi` on the pool's
+# address $3 (a unix socket path or HOST:PORT, as for svc_pool_start) and a server on
+# 127.0.0.1:$2 that includes the shipped nginx/cms-fcgi.conf of source tree $4 and serves the app's
+# file_store_dir $5 (an absolute path; none when empty) at /assets/. The shipped files are
+# symlinked next to nginx.conf because nginx resolves relative includes against the directory of
+# its main config file. nginx's workers run as the user who starts it, root included: a private
+# checkout (mode 0700, like /root) and the pool's 0600 socket are theirs to use.
 svc_nginx_conf () {
-	local dir=$1 http_port=$2 fcgi_port=$3 top=$4 assets=${5:-} m
+	local dir=$1 http_port=$2 pool=$3 top=$4 assets=${5:-} m user=
 	mkdir -p "$dir" || return 1
+	[ "$(id -u)" -ne 0 ] || user="user root $(id -gn);"
 	for m in cms-fcgi.conf cms-fcgi-params.conf; do
 		ln -sfn "$top/nginx/$m" "$dir/$m" || return 1
 	done
 	{
 		cat <<-EOF
 		# Generated by scripts/lib-services.sh; includes the shipped nginx/cms-fcgi.conf unchanged.
+		$user
 		daemon off;
 		worker_processes 1;
 		pid "$dir/nginx.pid";
@@ -302,7 +320,10 @@ svc_nginx_conf () {
 		cat <<-EOF
 
 		    upstream cms_fcgi {
-		        server 127.0.0.1:$fcgi_port;
+		        server $(case $pool in /*) echo "unix:$pool" ;; *) echo "$pool" ;; esac);
+		        # Idle connections kept per nginx worker; the pool serves any number of them.
+		        keepalive 32;
+		        keepalive_timeout 60s;
 		    }
 
 		    server {

@@ -3,7 +3,8 @@ test_description='the pool rides out a database restart: 503 while it is down, 2
 . "$(dirname "$0")/lib.sh"
 
 start_db --private
-start_app
+# One worker: the stale-connection retry below must happen on a worker known to hold a connection.
+start_app workers=1
 start_nginx
 # The app logs the failed database calls while the server is down.
 allow_app_errors
@@ -69,12 +70,12 @@ test_expect_success 'the book is served again without restarting the pool' '
 	test "$(pool_workers)" = "$(cat workers_before)"
 '
 
-test_expect_success 'setup: within 10 s, every worker holds a database connection' '
-	all_connected () {
+test_expect_success 'setup: within 10 s, the worker holds a database connection' '
+	connected () {
 		http GET /readyz &&
-		test "$(app_connections)" -ge "$(wc -w <workers_before)"
+		test "$(app_connections)" -ge 1
 	} &&
-	poll_until 100 all_connected
+	poll_until 100 connected
 '
 
 stop_db

@@ -159,6 +159,17 @@ poll_until () {
 	done
 }
 
+# Sets variable $1 to a unix socket path named $2: in the trash dir, or in a short private
+# directory under /tmp when that path would be too long for a socket.
+set_socket_path () {
+	local dir=$TRASH
+	if [ "${#TRASH}" -gt 90 ]; then
+		[ -n "$SOCK_DIR" ] || SOCK_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
+		dir=$SOCK_DIR
+	fi
+	eval "$1=\$dir/\$2"
+}
+
 _start_private_db () {
 	# A small buffer pool and redo log: a test database holds a few rows, and prove -j runs
 	# several servers at once.
@@ -179,11 +190,7 @@ start_db () {
 		svc_db_ping "$DB_SOCKET" || bail_out "no MariaDB answers on TEST_DB_SOCKET=$DB_SOCKET"
 		DB_SHARED=1
 	else
-		DB_SOCKET=$TRASH/db.sock
-		if [ "${#DB_SOCKET}" -gt 100 ]; then
-			SOCK_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
-			DB_SOCKET=$SOCK_DIR/db.sock
-		fi
+		set_socket_path DB_SOCKET db.sock
 		DB_NAME=cms
 		svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
 			bail_out "mariadb-install-db failed"
@@ -215,14 +222,14 @@ restart_db () {
 }
 
 # Writes $TRASH/cms.conf (test defaults, each replaced by a key=value argument of the same key)
-# and starts the pool on test_port 0. Readiness is checked by start_nginx, through nginx.
+# and starts the pool (cms-fcgi --supervise under spawn-fcgi) on the unix socket $APP_SOCKET.
+# Readiness is checked by start_nginx, through nginx.
 # Uploads go to FILE_STORE_DIR ($TRASH/assets unless given), which nginx serves at /assets/.
 start_app () {
 	local kv key conf=$TRASH/cms.conf workers
 	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
 	[ -n "${DB_NAME:-}" ] || bail_out "start_app needs start_db first"
-	APP_PORT=$(test_port 0)
-	svc_port_free "$APP_PORT" || bail_out "port $APP_PORT is already in use"
+	set_socket_path APP_SOCKET pool.sock
 	{
 		echo "# written by t/lib.sh start_app"
 		echo "workers = 2"
@@ -249,7 +256,7 @@ start_app () {
 	FILE_STORE_DIR=$("$APP_BIN" -c "$conf" --get file_store_dir 2>>"$TRASH/fixture.log") ||
 		bail_out "cannot read file_store_dir from cms.conf"
 	case $FILE_STORE_DIR in /*) ;; *) FILE_STORE_DIR=$TRASH/$FILE_STORE_DIR ;; esac
-	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_PORT" "$workers" "$TRASH/app.log" "$TRASH" \
+	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_SOCKET" "$workers" "$TRASH/app.log" "$TRASH" \
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
 }
 
@@ -258,7 +265,8 @@ start_app () {
 start_nginx () {
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
-	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "${APP_PORT:-$(test_port 0)}" "$TOP" \
+	[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
+	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "$APP_SOCKET" "$TOP" \
 		"$FILE_STORE_DIR" ||
 		bail_out "cannot write nginx.conf"
 	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
@@ -274,7 +282,7 @@ start_nginx () {
 	}
 }
 
-# PIDs of the pool's workers (children of multiwatch), sorted, space-separated.
+# PIDs of the pool's workers (children of its master), sorted, space-separated.
 pool_workers () {
 	svc_children "$POOL_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'
 }
@@ -423,9 +431,20 @@ jwt_payload () {
 	printf '%s' "$p" | base64 -d
 }
 
+# jwt_sign SECRET: the payload JSON on stdin as a JWT signed with HS256 and SECRET (the app's
+# jwt_secret), as the app signs its own tokens.
+jwt_sign () {
+	local h p s
+	h=$(printf '{"alg":"HS256","typ":"JWT"}' | openssl base64 -A | tr '+/' '-_' | tr -d '=\n') &&
+	p=$(openssl base64 -A | tr '+/' '-_' | tr -d '=\n') &&
+	s=$(printf '%s.%s' "$h" "$p" | openssl dgst -sha256 -hmac "$1" -binary |
+		openssl base64 -A | tr '+/' '-_' | tr -d '=\n') &&
+	printf '%s.%s.%s\n' "$h" "$p" "$s"
+}
+
 # ---- On source ----------------------------------------------------------------------------------
 
-for _tool in mariadbd mariadb-install-db mariadb nginx spawn-fcgi multiwatch curl jq; do
+for _tool in mariadbd mariadb-install-db mariadb nginx spawn-fcgi curl jq; do
 	command -v "$_tool" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin:/sbin
 	command -v "$_tool" >/dev/null 2>&1 || skip_all "$_tool is not installed (scripts/install-deps)"
 done
