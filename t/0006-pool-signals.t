@@ -1,0 +1,84 @@
+#!/bin/sh
+test_description='signals: TERM finishes an upload in progress, USR2 restarts losing nothing, HUP reopens the log'
+. "$(dirname "$0")/lib.sh"
+
+command -v wrk >/dev/null 2>&1 || skip_all "wrk is not installed (scripts/install-deps)"
+
+start_db
+start_app workers=2 file_single_limit=8388608
+start_nginx
+# Workers stopped with TERM outside a stop are started again; the master warns about each.
+
+test_expect_success 'setup: root logs in; a 5 MiB png multipart body' '
+	remember root "$ROOT_PASSWORD" &&
+	{
+		printf -- "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.png\"\r\n"
+		printf "Content-Type: image/png\r\n\r\n\211PNG\r\n\032\n"
+		head -c 5242880 /dev/urandom
+		printf "\r\n--XyZ--\r\n"
+	} >upload.body
+'
+
+test_expect_success 'TERM to every worker during a 5 MiB upload: the upload completes and is stored' '
+	mkdir pause &&
+	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param REQUEST_METHOD=POST \
+		--param PATH_INFO=/cms/file --param "HTTP_AUTHORIZATION=Bearer $(cat root.token)" \
+		--param "CONTENT_TYPE=multipart/form-data; boundary=XyZ" \
+		--body upload.body --pause-at 1048576 --pause-dir pause >upload.out & } &&
+	paused () {
+		test -e pause/paused
+	} &&
+	poll_until 50 paused &&
+	kill -TERM $(pool_workers) &&
+	touch pause/go &&
+	answered () {
+		grep -q "^Status: " upload.out
+	} &&
+	poll_until 100 answered &&
+	grep -q "^Status: 200" upload.out &&
+	sed "1,/^\r$/d" upload.out >upload.json &&
+	path=$(jq -r ".[0].path" upload.json) &&
+	test "$(wc -c <"$FILE_STORE_DIR/$path")" -eq 5242888
+'
+
+test_expect_success 'the stopped workers were replaced, and the master said so' '
+	two () {
+		test $(pool_workers | wc -w) -eq 2
+	} &&
+	poll_until 50 two &&
+	grep -q "worker [0-9]* exited with status 0 after .*; starting another" app.log
+'
+
+test_expect_success 'USR2 during a load re-executes the master and loses no request' '
+	db_exec "INSERT INTO book (title, author) VALUES (\"Dune\", \"Herbert\")" &&
+	id=$(db_exec "SELECT id FROM book") &&
+	before=$(pool_workers) &&
+	{ wrk --threads 2 --connections 8 --duration 6s --timeout 5s \
+		--script "$TOP/t/wrk-result.lua" "http://127.0.0.1:$HTTP_PORT/v1/book/$id" \
+		>wrk.out 2>&1 & } &&
+	sleep 2 &&
+	kill -USR2 "$POOL_PID" &&
+	wait &&
+	cat wrk.out &&
+	set -- $(grep "^wrk-result " wrk.out) &&
+	test "$2" -gt 100 &&
+	test "$4" -eq 0 &&
+	svc_alive "$POOL_PID" &&
+	grep -q "restarting: re-executing" app.log &&
+	after=$(pool_workers) &&
+	for pid in $before; do
+		! echo " $after " | grep -q " $pid " || return 1
+	done
+'
+
+test_expect_success 'HUP makes the master and the workers reopen log_file' '
+	mv app.log app.log.rotated &&
+	kill -HUP "$POOL_PID" &&
+	reopened () {
+		http GET /healthz &&
+		grep -q " access: method=GET path=/healthz" app.log 2>/dev/null
+	} &&
+	poll_until 50 reopened
+'
+
+test_done

@@ -1,0 +1,111 @@
+#!/bin/sh
+test_description='a frozen or stopped database costs one timeout, then every worker answers 503 at once'
+. "$(dirname "$0")/lib.sh"
+
+start_db --private
+start_app workers=2 db_read_timeout=2 db_connect_timeout=1 fcgi_read_timeout=10
+start_nginx
+# The app logs the failed database calls while the server is frozen or down.
+allow_app_errors
+
+# direct METHOD PATH [BODY_FILE...]: one request straight to the pool on a new connection (so it
+# goes to a worker that is free, never to one nginx's kept connection points at); the response in
+# file direct, its duration in seconds in file took.
+direct () {
+	local method=$1 path=$2 start end
+	shift 2
+	start=$(date +%s.%N) &&
+	"$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param "REQUEST_METHOD=$method" \
+		--param "PATH_INFO=$path" --param CONTENT_TYPE=application/json "$@" >direct &&
+	end=$(date +%s.%N) &&
+	awk -v a="$start" -v b="$end" "BEGIN { printf \"%.3f\n\", b - a }" >took
+}
+
+# faster_than SECONDS: the last direct request took less.
+faster_than () {
+	awk -v s="$(cat took)" -v max="$1" "BEGIN { exit !(s < max) }" || {
+		echo "took $(cat took) s, expected under $1 s" >&2
+		return 1
+	}
+}
+
+test_expect_success 'setup: a book is served while the database is up' '
+	db_exec "INSERT INTO book (title, author) VALUES (\"Dune\", \"Herbert\")" &&
+	db_exec "SELECT id FROM book" >book_id &&
+	http GET /v1/book/$(cat book_id) &&
+	expect_status 200 &&
+	printf "{\"username\":\"root\",\"password\":\"%s\"}" "$ROOT_PASSWORD" >login.json
+'
+
+kill -STOP "$DB_PID"
+
+test_expect_success 'setup: one worker is held reading a login body that has not all arrived' '
+	mkdir pause &&
+	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param REQUEST_METHOD=POST \
+		--param PATH_INFO=/cms/user/login --param CONTENT_TYPE=application/json \
+		--body login.json --pause-at 10 --pause-dir pause >held & } &&
+	held () {
+		test -e pause/paused
+	} &&
+	poll_until 50 held
+'
+
+test_expect_success 'the first request to a frozen database gets its 503 within db_read_timeout + 0.5 s' '
+	direct GET /v1/book/$(cat book_id) &&
+	grep -q "^Status: 503" direct &&
+	grep -q "\"code\":10302" direct &&
+	faster_than 2.5
+'
+
+test_expect_success 'the held worker, which never waited on the database, answers 503 at once' '
+	touch pause/go &&
+	answered () {
+		grep -q "^Status: 503" held
+	} &&
+	poll_until 5 answered
+'
+
+test_expect_success 'every later request gets its 503 before db_connect_timeout (1 s) could pass' '
+	for i in $(seq 10); do
+		direct GET /v1/book/$(cat book_id) &&
+		grep -q "^Status: 503" direct &&
+		faster_than 0.8 || return 1
+	done
+'
+
+test_expect_success 'GET /readyz answers 503 at once while the database is frozen' '
+	direct GET /readyz &&
+	grep -q "^Status: 503" direct &&
+	faster_than 0.8
+'
+
+kill -CONT "$DB_PID"
+
+test_expect_success 'the book is served again within 3 s of the database thawing' '
+	served () {
+		http GET /v1/book/$(cat book_id) && expect_status 200
+	} &&
+	poll_until 30 served
+'
+
+stop_db
+
+test_expect_success 'with the database stopped, requests get their 503 at once' '
+	for i in 1 2 3; do
+		direct GET /v1/book/$(cat book_id) &&
+		grep -q "^Status: 503" direct &&
+		faster_than 1.5 || return 1
+	done
+'
+
+restart_db
+
+test_expect_success 'the book is served again within 3 s of the restart' '
+	served () {
+		http GET /v1/book/$(cat book_id) && expect_status 200
+	} &&
+	poll_until 30 served &&
+	grep -q "database reachable again" app.log
+'
+
+test_done
