@@ -174,6 +174,20 @@ Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader)
     return res;
 }
 
+// Writes a CGI response, then reads what is left of the body: Apache resets the client's
+// connection when a CGI program exits with its body unread. Returns the exit status.
+int answer_cgi(const Response &res, const BodyReader &reader) {
+    std::string out = res.serialize();
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    int status = std::fflush(stdout) == 0 ? 0 : 1;
+    drain(reader);
+    return status;
+}
+
+size_t read_stdin(char *buf, size_t n) { return std::fread(buf, 1, n, stdin); }
+
+const char *cgi_param(const char *name) { return std::getenv(name); }
+
 } // namespace
 
 void serve_fastcgi(Service &svc, FCGX_Request &fr) {
@@ -196,14 +210,16 @@ int run_cgi(Service &svc) {
     sigaddset(&stop, SIGHUP);
     sigaddset(&stop, SIGUSR1);
     sigprocmask(SIG_BLOCK, &stop, nullptr);
-    ParamLookup param = [](const char *name) { return static_cast<const char *>(std::getenv(name)); };
-    BodyReader reader = [](char *buf, size_t n) { return std::fread(buf, 1, n, stdin); };
-    std::string out = serve(svc, param, reader).serialize();
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    int status = std::fflush(stdout) == 0 ? 0 : 1;
-    // Apache resets the client's connection when a CGI program exits with its body unread.
-    drain(reader);
-    return status;
+    return answer_cgi(serve(svc, cgi_param, read_stdin), read_stdin);
+}
+
+int fail_cgi() {
+    Request req = read_request_head(cgi_param);
+    Messages built_in;
+    answer_cgi(Response::json(500, error_envelope(ApiError(500, Code::internal), built_in,
+                                                  req.line())),
+               read_stdin);
+    return 1;
 }
 
 } // namespace cms

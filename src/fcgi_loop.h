@@ -36,4 +36,8 @@ void serve_fastcgi(Service &service, FCGX_Request &request);
 // Serves the single CGI request described by the environment and stdin; returns the exit status.
 int run_cgi(Service &service);
 
+// Answers the CGI request with the 500 envelope (built-in text: the message table may be what
+// failed) when start-up failed before a Service existed; the caller logs the reason. Returns 1.
+int fail_cgi();
+
 } // namespace cms

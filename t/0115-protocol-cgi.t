@@ -112,4 +112,26 @@ test_expect_success 'the CGI runs wrote no error: lines to the log' '
 	! grep -n "error:" cgi.log
 '
 
+test_expect_success 'an anonymous POST refused with 401 before its body is read still consumes the body' '
+	{ head -c 1048576 /dev/zero; echo $? >writer.rc; } |
+		cgi refused POST /v1/book CONTENT_TYPE=application/json CONTENT_LENGTH=1048576 &&
+	grep -q "^Status: 401" refused &&
+	test "$(cat writer.rc)" = 0
+'
+
+test_expect_success 'a CGI start-up failure answers the 500 JSON envelope; the reason goes to stderr only' '
+	cp cgi.conf dup.conf &&
+	echo "workers = 2" >>dup.conf &&
+	echo "workers = 3" >>dup.conf &&
+	env -i PATH="$PATH" GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET PATH_INFO=/v1/book \
+		"$APP_BIN" -c dup.conf >broken 2>broken.err </dev/null ||
+	test $? = 1 &&
+	grep -q "^Status: 500" broken &&
+	grep -q "^Content-Type: application/json" broken &&
+	awk "f { print } !f && /^\r?\$/ { f = 1 }" broken >broken.body &&
+	jq -e ".code == 9999 and .request == \"GET /v1/book\"" broken.body &&
+	! grep -q workers broken.body &&
+	grep -q "workers" broken.err
+'
+
 test_done
