@@ -166,6 +166,8 @@ Statement &Statement::execute(const std::vector<Param> &params) {
         conn_.mark_written();
     if (mysql_stmt_execute(stmt_) != 0)
         fail("cannot execute");
+    if (results_.empty())
+        conn_.wrote_statement();
     if (!results_.empty()) {
         if (mysql_stmt_bind_result(stmt_, results_.data()) != 0)
             fail("cannot bind results of");
@@ -231,6 +233,7 @@ Connection::Connection(const Config &config, DbHealth *health)
 Connection::~Connection() { drop(); }
 
 void Connection::drop() noexcept {
+    in_transaction_ = false;
     statements_.clear();
     if (mysql_ != nullptr) {
         mysql_close(mysql_);
@@ -336,17 +339,20 @@ void Connection::begin() {
     mark_written();
     if (mysql_autocommit(mysql_, 0) != 0)
         fail("cannot start a transaction");
+    in_transaction_ = true;
 }
 
 void Connection::commit() {
     if (mysql_commit(mysql_) != 0)
         fail("cannot commit");
     committed_ = true;
+    in_transaction_ = false;
     if (mysql_autocommit(mysql_, 1) != 0)
         fail("cannot restore autocommit");
 }
 
 void Connection::rollback() noexcept {
+    in_transaction_ = false;
     if (mysql_ == nullptr)
         return;
     if (mysql_rollback(mysql_) != 0 || mysql_autocommit(mysql_, 1) != 0) {

@@ -117,8 +117,14 @@ class Connection {
     // Whether anything may have been written during the current request (no safe retry then).
     bool wrote() const { return wrote_; }
     void mark_written() { wrote_ = true; }
-    // Whether a transaction of the current request was committed (a rerun would repeat it).
+    // Whether a write of the current request was committed, in a transaction or by autocommit
+    // (running the request again would repeat it).
     bool committed() const { return committed_; }
+    // Called by a statement that changed data: outside a transaction, that was a commit.
+    void wrote_statement() {
+        if (!in_transaction_)
+            committed_ = true;
+    }
     void begin_request() { wrote_ = committed_ = false; }
     // Records that the server was found unreachable (a timeout, or a failure after a retry).
     void mark_down();
@@ -140,6 +146,7 @@ class Connection {
     std::function<void(Connection &)> on_connect_;
     bool wrote_ = false;
     bool committed_ = false;
+    bool in_transaction_ = false;
 };
 
 // Rolls back unless commit() was called: every early return and every throw is covered.

@@ -128,6 +128,7 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
             }
             if (e.errnum == ER_LOCK_DEADLOCK && deadlocks < k_deadlock_retries &&
                 !svc.db.committed()) {
+                log_warn("deadlock, running the request again: " + std::string(e.what()) + where);
                 deadlock_pause(deadlocks++);
                 continue;
             }
