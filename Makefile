@@ -20,7 +20,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db bench lint clean distclean
+.PHONY: all deps check unit test run stop db bench lint clean distclean install uninstall
 
 all: $(BIN)
 
@@ -81,6 +81,69 @@ bench: $(BIN)
 # Rules of STYLE.md that grep can check.
 lint:
 	scripts/lint
+
+# ---- make install / make uninstall ---------------------------------------------------------------
+# GNU directory variables; DESTDIR stages the whole tree (make install DESTDIR=/tmp/x PREFIX=/usr).
+# SYSCONFDIR is $(PREFIX)/etc, or /etc when PREFIX is /usr. LOCALSTATEDIR is /var whatever PREFIX
+# is: the systemd units keep uploads and logs in /var/lib/cms-fcgi and /var/log/cms-fcgi
+# (StateDirectory=, LogsDirectory=), and the first cms.conf points there.
+PREFIX = /usr/local
+SYSCONFDIR = $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+LOCALSTATEDIR = /var
+sbindir = $(PREFIX)/sbin
+datadir = $(PREFIX)/share
+mandir = $(datadir)/man
+unitdir = $(PREFIX)/lib/systemd/system
+logrotatedir = $(SYSCONFDIR)/logrotate.d
+pkgdatadir = $(datadir)/cms-fcgi
+pkgconfdir = $(SYSCONFDIR)/cms-fcgi
+INSTALL = install
+
+# Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
+# is installed when there is one.
+SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql \
+	$(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
+UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket
+
+# Fills in the @name@ paths of man/, systemd/ and the logrotate snippet.
+SUBST = sed -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
+	-e 's|@localstatedir@|$(LOCALSTATEDIR)|g' -e 's|@datadir@|$(datadir)|g' \
+	-e 's|@unitdir@|$(unitdir)|g' -e 's|@logrotatedir@|$(logrotatedir)|g'
+
+# Refreshes everything but an existing cms.conf: that one is the operator's. The first cms.conf
+# is the example with the installed message table, file store and log file.
+install: all
+	$(INSTALL) -d $(DESTDIR)$(sbindir) $(DESTDIR)$(mandir)/man8 $(DESTDIR)$(pkgconfdir) \
+		$(DESTDIR)$(unitdir) $(DESTDIR)$(logrotatedir)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(sbindir)/cms-fcgi
+	$(SUBST) man/cms-fcgi.8.in >$(DESTDIR)$(mandir)/man8/cms-fcgi.8
+	chmod 644 $(DESTDIR)$(mandir)/man8/cms-fcgi.8
+	$(INSTALL) -m 644 conf/cms.conf.example $(DESTDIR)$(pkgconfdir)/cms.conf.example
+	test -e $(DESTDIR)$(pkgconfdir)/cms.conf || { { \
+		echo '# Written by make install from cms.conf.example, which documents every key. make'; \
+		echo '# install never overwrites this file. Secrets go to cms.env: see cms-fcgi(8), FILES.'; \
+		sed -e 's|^message_file *=.*|message_file = $(pkgdatadir)/code-message.properties|' \
+			-e 's|^file_store_dir *=.*|file_store_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/assets|' \
+			-e 's|^log_file *=.*|log_file = $(LOCALSTATEDIR)/log/cms-fcgi/cms-fcgi.log|' \
+			conf/cms.conf.example; \
+		} >$(DESTDIR)$(pkgconfdir)/cms.conf.new && \
+		chmod 640 $(DESTDIR)$(pkgconfdir)/cms.conf.new && \
+		mv $(DESTDIR)$(pkgconfdir)/cms.conf.new $(DESTDIR)$(pkgconfdir)/cms.conf; }
+	for f in $(SHARE_FILES); do \
+		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(pkgdatadir)/$${f#conf/} || exit 1; done
+	for u in $(UNITS); do $(SUBST) systemd/$$u.in >$(DESTDIR)$(unitdir)/$$u || exit 1; done
+	$(SUBST) conf/cms-fcgi.logrotate.in >$(DESTDIR)$(logrotatedir)/cms-fcgi
+	chmod 644 $(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi
+
+# Removes what install put there, cms.conf included, then the directories that are cms-fcgi's
+# own once they are empty (a cms.env the operator added keeps $(pkgconfdir)).
+uninstall:
+	rm -f $(DESTDIR)$(sbindir)/cms-fcgi $(DESTDIR)$(mandir)/man8/cms-fcgi.8 \
+		$(DESTDIR)$(pkgconfdir)/cms.conf.example $(DESTDIR)$(pkgconfdir)/cms.conf \
+		$(addprefix $(DESTDIR)$(pkgdatadir)/,$(patsubst conf/%,%,$(SHARE_FILES))) \
+		$(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi
+	[ ! -d $(DESTDIR)$(pkgdatadir) ] || find $(DESTDIR)$(pkgdatadir) -depth -type d -empty -delete
+	[ ! -d $(DESTDIR)$(pkgconfdir) ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(pkgconfdir)
 
 clean:
 	rm -f src/*.o src/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
