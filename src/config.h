@@ -44,6 +44,8 @@ struct Config {
     int64_t login_failure_window = 300;        // ... within this many seconds; and then
     int64_t login_address_max_failures = 50;   // per client address, for any username,
     int64_t login_username_max_failures = 100; // per username, from addresses that failed for it
+
+    int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
 };
 
 // A configuration that cannot be used; what() names the file, line and key.
