@@ -125,15 +125,16 @@ CREATE TABLE IF NOT EXISTS lin_file (
   UNIQUE KEY md5_live (md5, live)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
--- Failed logins, counted per username and per client address for throttling (api.md §3). Kept in
--- the database so that every worker and every host sees the same count; rows older than the
--- window are pruned as new failures arrive.
+-- Failed password checks, one row each with its username and client address, counted for login
+-- throttling (api.md §3, §7). Kept in the database so that every worker and every host sees the
+-- same counts; rows older than the window are pruned as new failures arrive.
 CREATE TABLE IF NOT EXISTS cms_login_failure (
   id bigint unsigned NOT NULL AUTO_INCREMENT,
-  kind varchar(10) NOT NULL COMMENT 'username or address',
-  subject varchar(100) NOT NULL,
+  username varchar(100) NOT NULL,
+  address varchar(100) NOT NULL,
   create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   PRIMARY KEY (id),
-  KEY login_failure_subject (kind, subject, create_time),
+  KEY login_failure_username (username, create_time),
+  KEY login_failure_address (address, create_time),
   KEY login_failure_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;

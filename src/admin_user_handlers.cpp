@@ -1,5 +1,5 @@
-// Admin routes on users: the root user is hidden and protected, regrouping is checked and applied
-// in one transaction, every change writes its behaviour log row in that transaction.
+// Admin routes on users: the root user is hidden, members of the root group are never regrouped,
+// reset or deleted here; every change writes its behaviour log row in its transaction.
 #include "admin_user_handlers.h"
 
 #include "context.h"
@@ -88,6 +88,10 @@ Response handle_admin_user_password(const Request &req, Ctx &ctx) {
     UserStore users(ctx.db);
     db::Transaction tx(ctx.db);
     Principal user = user_or_404(users, req);
+    // An admin's password changes only through change_password, which asks for the old one:
+    // otherwise any admin could take over another, root included.
+    if (user.admin)
+        throw ApiError(403, Code::forbidden);
     users.set_password(user.id, password::hash(password));
     return commit_change(tx, 200, Code::password_changed, req, ctx);
 }

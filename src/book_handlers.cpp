@@ -2,6 +2,7 @@
 #include "book_handlers.h"
 
 #include "book_store.h"
+#include "config.h"
 #include "context.h"
 #include "db.h"
 #include "errors.h"
@@ -49,6 +50,14 @@ BookFields book_fields(const Request &req, Ctx &ctx) {
     return f;
 }
 
+// The bare array of an unpaged list (api.md §4, §7): cut to list_max_rows by the store, with
+// the count of every match so that a client can tell.
+Response capped_list(const std::vector<Book> &books, int64_t total) {
+    Response res = Response::json(200, books_json(books));
+    res.header("X-Total-Count", std::to_string(total));
+    return res;
+}
+
 ApiError book_not_found() { return ApiError(404, Code::book_not_found).fall_back_to(Code::not_found); }
 
 } // namespace
@@ -63,10 +72,12 @@ Response handle_book_get(const Request &req, Ctx &ctx) {
 
 Response handle_book_list(const Request &req, Ctx &ctx) {
     BookStore store(ctx.db);
-    if (!req.query("page") && !req.query("count"))
-        return Response::json(200, books_json(store.list()));
-    validate::Page page = validate::page_query(req);
     int64_t total = 0;
+    if (!req.query("page") && !req.query("count")) {
+        std::vector<Book> books = store.list(ctx.config.list_max_rows, total);
+        return capped_list(books, total);
+    }
+    validate::Page page = validate::page_query(req);
     std::vector<Book> books = store.list_page(page.page, page.count, total);
     return Response::json(200, page_json(books_json(books), total, page));
 }
@@ -78,7 +89,9 @@ Response handle_book_search(const Request &req, Ctx &ctx) {
         problems.add("q", "q必须是合法的UTF-8文本");
         problems.check();
     }
-    return Response::json(200, books_json(BookStore(ctx.db).search(q)));
+    int64_t total = 0;
+    std::vector<Book> books = BookStore(ctx.db).search(q, ctx.config.list_max_rows, total);
+    return capped_list(books, total);
 }
 
 Response handle_book_create(const Request &req, Ctx &ctx) {

@@ -10,14 +10,19 @@ namespace {
 constexpr const char *k_sql_select_book_by_id =
     "SELECT id, title, author, summary, image FROM book WHERE id = ? AND delete_time IS NULL";
 constexpr const char *k_sql_select_books =
-    "SELECT id, title, author, summary, image FROM book WHERE delete_time IS NULL ORDER BY id";
+    "SELECT id, title, author, summary, image FROM book WHERE delete_time IS NULL ORDER BY id "
+    "LIMIT ?";
 constexpr const char *k_sql_select_book_page =
     "SELECT id, title, author, summary, image FROM book WHERE delete_time IS NULL ORDER BY id "
     "LIMIT ? OFFSET ?";
 constexpr const char *k_sql_count_books = "SELECT COUNT(*) FROM book WHERE delete_time IS NULL";
 constexpr const char *k_sql_search_books =
     "SELECT id, title, author, summary, image FROM book "
-    "WHERE delete_time IS NULL AND title LIKE CONCAT('%', ?, '%') ESCAPE '\\\\' ORDER BY id";
+    "WHERE delete_time IS NULL AND title LIKE CONCAT('%', ?, '%') ESCAPE '\\\\' "
+    "ORDER BY id LIMIT ?";
+constexpr const char *k_sql_count_search_books =
+    "SELECT COUNT(*) FROM book "
+    "WHERE delete_time IS NULL AND title LIKE CONCAT('%', ?, '%') ESCAPE '\\\\'";
 constexpr const char *k_sql_insert_book =
     "INSERT INTO book (title, author, summary, image) VALUES (?, ?, ?, ?)";
 constexpr const char *k_sql_update_book =
@@ -47,7 +52,11 @@ std::optional<Book> BookStore::find(int64_t id) {
     return read_book(stmt);
 }
 
-std::vector<Book> BookStore::list() { return read_books(db_.statement(k_sql_select_books).execute({})); }
+std::vector<Book> BookStore::list(int64_t limit, int64_t &total) {
+    db::Statement &counted = db_.statement(k_sql_count_books).execute({});
+    total = counted.next() ? counted.integer(0) : 0;
+    return read_books(db_.statement(k_sql_select_books).execute({limit}));
+}
 
 std::vector<Book> BookStore::list_page(int64_t page, int64_t count, int64_t &total) {
     db::Statement &counted = db_.statement(k_sql_count_books).execute({});
@@ -55,9 +64,11 @@ std::vector<Book> BookStore::list_page(int64_t page, int64_t count, int64_t &tot
     return read_books(db_.statement(k_sql_select_book_page).execute({count, page * count}));
 }
 
-std::vector<Book> BookStore::search(const std::string &text) {
+std::vector<Book> BookStore::search(const std::string &text, int64_t limit, int64_t &total) {
     std::string pattern = db::like_literal(text);
-    return read_books(db_.statement(k_sql_search_books).execute({pattern}));
+    db::Statement &counted = db_.statement(k_sql_count_search_books).execute({pattern});
+    total = counted.next() ? counted.integer(0) : 0;
+    return read_books(db_.statement(k_sql_search_books).execute({pattern, limit}));
 }
 
 int64_t BookStore::insert(const BookFields &f) {

@@ -34,11 +34,13 @@ class BookStore {
     explicit BookStore(db::Connection &db) : db_(db) {}
 
     std::optional<Book> find(int64_t id);
-    std::vector<Book> list();
+    // The first limit live books by id, and the total count of live books.
+    std::vector<Book> list(int64_t limit, int64_t &total);
     // One page (offset page*count) and the total count of live books.
     std::vector<Book> list_page(int64_t page, int64_t count, int64_t &total);
-    // Books whose title contains text literally (% and _ match themselves).
-    std::vector<Book> search(const std::string &text);
+    // The first limit books by id whose title contains text literally (% and _ match
+    // themselves), and the total count of those that do.
+    std::vector<Book> search(const std::string &text, int64_t limit, int64_t &total);
     int64_t insert(const BookFields &fields);
     // false when no live book has the id.
     bool update(int64_t id, const BookFields &fields);

@@ -66,6 +66,9 @@ const Key k_keys[] = {
     CMS_LIST(file_extensions, ".jpg .jpeg .png .gif"),
     CMS_INT(login_max_failures, 10, 1, 100000),
     CMS_INT(login_failure_window, 300, 1, 86400),
+    CMS_INT(login_address_max_failures, 50, 1, 100000),
+    CMS_INT(login_username_max_failures, 100, 1, 100000),
+    CMS_INT(list_max_rows, 1000, 1, 100000),
 };
 
 #undef CMS_TEXT

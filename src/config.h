@@ -43,8 +43,12 @@ struct Config {
     int64_t file_total_limit = 10485760;      // body cap of the upload route
     std::vector<std::string> file_extensions; // allowed, with the dot, compared case-insensitively
 
-    int64_t login_max_failures = 10;   // per username and per client address ...
-    int64_t login_failure_window = 300; // ... within this many seconds
+    int64_t login_max_failures = 10;           // per (username, client address) ...
+    int64_t login_failure_window = 300;        // ... within this many seconds; and then
+    int64_t login_address_max_failures = 50;   // per client address, for any username,
+    int64_t login_username_max_failures = 100; // per username, from addresses that failed for it
+
+    int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
 };
 
 // A configuration that cannot be used; what() names the file, line and key.

@@ -51,6 +51,7 @@ const Fallback k_fallback_texts[] = {
     {Code::refresh_token_bad, "refresh token invalid"},
     {Code::access_token_expired, "access token expired"},
     {Code::refresh_token_expired, "refresh token expired"},
+    {Code::forbidden, "forbidden"},
     {Code::username_taken, "username taken"},
     {Code::group_name_taken, "group name taken"},
     {Code::root_group_no_users, "the root group cannot receive users"},

@@ -46,6 +46,7 @@ enum class Code : int {
     refresh_token_bad = 10042,
     access_token_expired = 10051,
     refresh_token_expired = 10052,
+    forbidden = 10070,
     username_taken = 10071,
     group_name_taken = 10072,
     root_group_no_users = 10073,

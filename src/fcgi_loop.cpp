@@ -71,7 +71,7 @@ Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param
     ctx.route = match.route;
     // Before the body: an anonymous client gets its 401 without making us read 10 MiB.
     authorize(*match.route, req, ctx);
-    int64_t cap = match.route->upload ? svc.config.file_total_limit : svc.config.max_body_bytes;
+    int64_t cap = body_cap(*match.route, svc.config);
     read_request_body(req, param, reader, static_cast<size_t>(cap));
     return match.route->handler(req, ctx);
 }

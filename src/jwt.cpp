@@ -61,11 +61,12 @@ std::optional<Claims> read_claims(const Json::Value &payload) {
     const Json::Value &exp = payload["exp"];
     const Json::Value &iat = payload["iat"];
     const Json::Value &ver = payload["ver"];
+    // A token without ver was not issued by this service (a Lin CMS backend sharing the secret
+    // issues such tokens); read as 0, it would pass for every user who never changed a password.
     if (!is_integer(identity) || identity.asInt64() <= 0 || !type.isString() || !scope.isString() ||
-        !is_integer(exp))
+        !is_integer(exp) || !is_integer(ver))
         return std::nullopt;
-    if ((payload.isMember("iat") && !is_integer(iat)) ||
-        (payload.isMember("ver") && !is_integer(ver)))
+    if (payload.isMember("iat") && !is_integer(iat))
         return std::nullopt;
     Claims claims;
     claims.identity = identity.asInt64();
@@ -73,7 +74,7 @@ std::optional<Claims> read_claims(const Json::Value &payload) {
     claims.scope = scope.asString();
     claims.exp = exp.asInt64();
     claims.iat = payload.isMember("iat") ? iat.asInt64() : 0;
-    claims.ver = payload.isMember("ver") ? ver.asInt64() : 0;
+    claims.ver = ver.asInt64();
     return claims;
 }
 

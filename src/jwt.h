@@ -1,5 +1,6 @@
 // HS256 JSON Web Tokens in the Lin CMS layout (identity, scope, type, exp, iat, ver).
-// Checks the signature, the shape of the claims and expiry; type and scope are the caller's job.
+// Checks the signature, the shape of the claims (identity, type, scope, exp and ver required; iat
+// optional) and expiry; type and scope are the caller's job.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +44,7 @@ struct Claims {
     std::string scope;    // "lin"
     int64_t exp = 0;      // seconds since epoch
     int64_t iat = 0;
-    int64_t ver = 0; // the user's credential version when the token was issued
+    int64_t ver = 0; // the user's credential version when the token was issued (required)
 };
 
 enum class Verdict { ok, invalid, expired };

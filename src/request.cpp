@@ -120,7 +120,10 @@ void read_request_body(Request &req, const ParamLookup &param, const BodyReader 
             break;
         got += n;
     }
-    req.body.resize(got);
+    // The client stopped early: what came may parse (JSON that happens to be complete, the
+    // first parts of an upload), but it is not the request that was announced.
+    if (got < length)
+        throw ApiError(400, Code::parameter);
 }
 
 std::string Request::line() const {

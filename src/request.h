@@ -45,7 +45,8 @@ struct Request {
 Request read_request_head(const ParamLookup &param);
 
 // Reads the body announced by CONTENT_LENGTH into req.body, once; throws ApiError 413 when it
-// exceeds max_bytes (before reading) and 400 when CONTENT_LENGTH is not a number.
+// exceeds max_bytes (before reading), 400 when CONTENT_LENGTH is not a number or the body ends
+// before it.
 void read_request_body(Request &req, const ParamLookup &param, const BodyReader &reader,
                        size_t max_bytes);
 

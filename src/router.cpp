@@ -1,7 +1,10 @@
-// Route matching over the compiled route table.
+// Route matching over the compiled route table, and the body cap a route reads with.
 #include "router.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "config.h"
 
 namespace cms {
 
@@ -22,6 +25,14 @@ std::vector<std::string_view> split_path(std::string_view path) {
 }
 
 } // namespace
+
+int64_t body_cap(const Route &route, const Config &config) {
+    if (route.upload)
+        return config.file_total_limit;
+    if (route.body_cap > 0)
+        return std::min(route.body_cap, config.max_body_bytes);
+    return config.max_body_bytes;
+}
 
 Router::Router(const std::vector<Route> &routes) {
     for (const Route &route : routes) {

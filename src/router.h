@@ -2,12 +2,14 @@
 // over parameters; a known path with the wrong method yields the Allow list. No I/O here.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace cms {
 
+struct Config;
 struct Request;
 struct Response;
 struct Ctx;
@@ -33,6 +35,9 @@ struct Route {
     // Behaviour-log message written by the handler with the change it records (behaviour_log.h);
     // {user.username}, {user.nickname}, {user.email} and {user.id} are replaced.
     const char *log = nullptr;
+    // The largest body in bytes, when it is below max_body_bytes (0: max_body_bytes), so that a
+    // route taking a small body, or none, never reads or parses a large one.
+    int64_t body_cap = 0;
     // The body may be as large as file_total_limit rather than max_body_bytes.
     bool upload = false;
 };
@@ -59,6 +64,10 @@ class Router {
     };
     std::vector<Compiled> compiled_;
 };
+
+// The largest body route reads: file_total_limit for an upload, else max_body_bytes lowered to
+// the route's body_cap.
+int64_t body_cap(const Route &route, const Config &config);
 
 // The service's routes (routes.cpp).
 const std::vector<Route> &route_table();

@@ -1,6 +1,6 @@
-// Login throttling storage: failed logins per username and per client address in
-// cms_login_failure (subjects of at most 100 characters). No HTTP here; the login handler
-// decides on 429.
+// Login throttling storage: one row of cms_login_failure per failed password check, with its
+// username and client address (each at most 100 characters). No HTTP here, and no rule: the
+// counts go to login_refused() (login_throttle.h).
 #pragma once
 
 #include <cstdint>
@@ -12,22 +12,28 @@ namespace db {
 class Connection;
 }
 
+// Failed password checks within the window: of the username from the address, of the username
+// from any address, and from the address for any username.
+struct LoginFailures {
+    int64_t pair = 0;
+    int64_t username = 0;
+    int64_t address = 0;
+};
+
 class ThrottleStore {
   public:
     explicit ThrottleStore(db::Connection &db) : db_(db) {}
 
-    // Failures of the username, and of the address, within the last window_seconds.
-    int64_t username_failures(const std::string &username, int64_t window_seconds);
-    int64_t address_failures(const std::string &address, int64_t window_seconds);
-    // Counts one failure for both, pruning rows older than window_seconds.
+    // The failures of username and of address within the last window_seconds.
+    LoginFailures recent(const std::string &username, const std::string &address,
+                         int64_t window_seconds);
+    // Counts one failure of username from address, pruning rows older than window_seconds.
     void record_failure(const std::string &username, const std::string &address,
                         int64_t window_seconds);
-    // Forgets the username's failures (after a successful login).
-    void clear_username(const std::string &username);
+    // Forgets the failures of username from address (after a successful login from there).
+    void clear(const std::string &username, const std::string &address);
 
   private:
-    int64_t failures(const char *kind, const std::string &subject, int64_t window_seconds);
-
     db::Connection &db_;
 };
 

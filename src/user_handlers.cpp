@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "group_store.h"
 #include "handler_util.h"
+#include "login_throttle.h"
 #include "password.h"
 #include "permission_store.h"
 #include "representation.h"
@@ -32,8 +33,8 @@ const std::string &dummy_hash() {
     return hash;
 }
 
-// Counts a failed password check against the username and the client address (login and
-// change_password share the limit), then answers with error.
+// Counts a failed password check of the username from the client address (login and
+// change_password share the counts), then answers with error.
 [[noreturn]] void fail_password(const std::string &username, const Request &req, Ctx &ctx,
                                 const ApiError &error) {
     ThrottleStore(ctx.db).record_failure(username, req.remote_addr,
@@ -47,12 +48,11 @@ ApiError taken(UserWrite result) {
                                                           : Code::username_taken);
 }
 
-// 429/10140 while the username or the client address has too many recent failures.
+// 429/10140 when the throttling rule refuses a password check of username from address.
 void refuse_if_throttled(const std::string &username, const std::string &address, Ctx &ctx) {
-    ThrottleStore throttle(ctx.db);
-    int64_t window = ctx.config.login_failure_window;
-    if (throttle.username_failures(username, window) >= ctx.config.login_max_failures ||
-        throttle.address_failures(address, window) >= ctx.config.login_max_failures)
+    LoginFailures failures =
+        ThrottleStore(ctx.db).recent(username, address, ctx.config.login_failure_window);
+    if (login_refused(failures, ctx.config))
         throw ApiError(429, Code::too_many_requests);
 }
 
@@ -102,7 +102,8 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
         throw ApiError(401, Code::login_failed);
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
-    ThrottleStore(ctx.db).clear_username(username);
+    // Only this address's failures: the owner's login must not free the addresses guessing.
+    ThrottleStore(ctx.db).clear(username, req.remote_addr);
     record_behaviour(req, ctx, 200, *user);
     tx.commit();
     return Response::json(200, issue_tokens(ctx, *user, now_seconds()));

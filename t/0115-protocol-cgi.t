@@ -11,6 +11,7 @@ start_db
 	echo "jwt_secret = $(svc_random_hex 32)"
 	echo "log_file = $TRASH/cgi.log"
 	echo "message_file = $TOP/conf/code-message.properties"
+	echo "file_store_dir = $TRASH/assets"
 } >"$TRASH/cgi.conf"
 
 # cgi OUT METHOD PATH_INFO [NAME=VALUE...]: runs one CGI request with a clean environment and the
@@ -105,6 +106,47 @@ test_expect_success 'POST /v1/book as CGI with the token answers Status: 201 Cre
 	test "$(cgi_line create 1 | tr -d "\r")" = "Status: 201 Created" &&
 	jq -e ".code == 1 and .request == \"POST /v1/book\"" create.body &&
 	expect_db "SELECT COUNT(*) FROM book WHERE title = \"CGI book\"" 1
+'
+
+test_expect_success 'a JSON body shorter than its CONTENT_LENGTH answers Status: 400 with the envelope' '
+	token=$(jq -r .access_token login.body) &&
+	printf "{\"title\":\"Short book\",\"author\":\"A\",\"summary\":\"S\"}" >short.json &&
+	cgi short POST /v1/book CONTENT_TYPE=application/json \
+		CONTENT_LENGTH=$(($(wc -c <short.json) + 10)) HTTP_AUTHORIZATION="Bearer $token" <short.json &&
+	test "$(cgi_line short 1 | tr -d "\r")" = "Status: 400 Bad Request" &&
+	jq -e ".code == 10030 and .request == \"POST /v1/book\"" short.body
+'
+
+test_expect_success 'the short JSON body, complete as JSON, created no book' '
+	expect_db "SELECT COUNT(*) FROM book WHERE title = \"Short book\"" 0
+'
+
+test_expect_success 'a multipart upload cut short of its CONTENT_LENGTH answers Status: 400 with the envelope' '
+	token=$(jq -r .access_token login.body) &&
+	for n in one two three; do
+		printf -- "--XyZ\r\nContent-Disposition: form-data; name=\"%s\"; filename=\"%s.png\"\r\nContent-Type: image/png\r\n\r\n\211PNG\r\n\032\n%s\r\n" \
+			$n $n $n || return 1
+	done >upload.mp &&
+	printf -- "--XyZ--\r\n" >>upload.mp &&
+	head -c $(($(wc -c <upload.mp) - 30)) upload.mp >cut.mp &&
+	cgi cut POST /cms/file CONTENT_TYPE="multipart/form-data; boundary=XyZ" \
+		CONTENT_LENGTH=$(wc -c <upload.mp) HTTP_AUTHORIZATION="Bearer $token" <cut.mp &&
+	test "$(cgi_line cut 1 | tr -d "\r")" = "Status: 400 Bad Request" &&
+	jq -e ".code == 10030 and .request == \"POST /cms/file\"" cut.body
+'
+
+test_expect_success 'the cut upload stored none of its complete parts: no file, no lin_file row' '
+	expect_db "SELECT COUNT(*) FROM lin_file" 0 &&
+	test "$(find assets -type f 2>/dev/null | wc -l)" = 0
+'
+
+test_expect_success 'the whole upload, read in full, stores its three files (the body above was sound)' '
+	token=$(jq -r .access_token login.body) &&
+	cgi whole POST /cms/file CONTENT_TYPE="multipart/form-data; boundary=XyZ" \
+		CONTENT_LENGTH=$(wc -c <upload.mp) HTTP_AUTHORIZATION="Bearer $token" <upload.mp &&
+	test "$(cgi_line whole 1 | tr -d "\r")" = "Status: 200 OK" &&
+	jq -e "length == 3" whole.body &&
+	expect_db "SELECT COUNT(*) FROM lin_file" 3
 '
 
 test_expect_success 'the CGI runs wrote no error: lines to the log' '

@@ -150,6 +150,15 @@ test_expect_success 'a token without an exp claim answers 401 10041' '
 	expect_json .code 10041
 '
 
+test_expect_success 'a token without a ver claim answers 401 10041, though root is at version 0' '
+	TOKEN=$(jwt_make sha256 "$HS256" "$(claims access 600 | jq -c "del(.ver)")" "$SECRET") &&
+	jwt_payload "$TOKEN" | jq -e "has(\"ver\") | not" &&
+	expect_db "SELECT credential_version FROM lin_user WHERE id = 1" 0 &&
+	http GET /cms/user/information &&
+	expect_status 401 &&
+	expect_json .code 10041
+'
+
 test_expect_success 'an expired access token answers 401 10051 "access token 过期"' '
 	TOKEN=$(jwt_make sha256 "$HS256" "$(claims access -3600)" "$SECRET") &&
 	http GET /cms/user/information &&

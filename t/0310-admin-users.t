@@ -483,4 +483,41 @@ test_expect_success 'a member of a soft-deleted level-1 group is still listed' '
 	expect_json_true "any(.items[]; .username == \"eve\")"
 '
 
+test_expect_success 'setup: fay is a second member of the root group, as a migrated database may have' '
+	new_user fay &&
+	db_exec "INSERT INTO lin_user_group (user_id, group_id) VALUES ($(uid fay), 1)" &&
+	remember fay "$USER_PASSWORD" &&
+	http GET /cms/user/permissions &&
+	expect_json .admin true
+'
+
+test_expect_success 'root resetting the password of fay, another admin, is refused with 403 10070' '
+	as root &&
+	http PUT /cms/admin/user/$(uid fay)/password \
+		"{\"new_password\":\"$NEW_PASSWORD\",\"confirm_password\":\"$NEW_PASSWORD\"}" &&
+	expect_status 403 &&
+	expect_json .code 10070
+'
+
+test_expect_success 'the token of fay still works: her credential did not change' '
+	as fay &&
+	http GET /cms/user/information &&
+	expect_status 200 &&
+	expect_json .username fay
+'
+
+test_expect_success 'fay resetting the password of root is refused with 403 10070 禁止操作' '
+	as fay &&
+	http PUT /cms/admin/user/1/password \
+		"{\"new_password\":\"$NEW_PASSWORD\",\"confirm_password\":\"$NEW_PASSWORD\"}" &&
+	expect_status 403 &&
+	expect_json .code 10070 &&
+	expect_json .message 禁止操作 &&
+	expect_json .request "PUT /cms/admin/user/1/password"
+'
+
+test_expect_success 'the refused reset left the password of root: the old one still logs in' '
+	login root "$ROOT_PASSWORD"
+'
+
 test_done

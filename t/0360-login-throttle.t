@@ -1,69 +1,76 @@
 #!/bin/sh
-test_description='login throttling: failures counted in cms_login_failure per username and per address'
+test_description='login throttling: failures counted per (username, address), per address, and a per-username ceiling that refuses only addresses that failed; nobody can lock an account out'
 . "$(dirname "$0")/lib.sh"
 
+# Requests come from loopback source addresses 127.0.0.N (nginx listens on 127.0.0.1), so each test
+# picks the client address it needs.
 start_db
-start_app login_max_failures=3 login_failure_window=60
+start_app login_max_failures=3 login_address_max_failures=6 login_username_max_failures=5 \
+	login_failure_window=60
 start_nginx
 
 USER_PASSWORD=User_pass1
 
-# try_login NAME PASSWORD [CURL_ARGS...]: POST /cms/user/login, status and body left in $TRASH.
+# try_login NAME PASSWORD N [CURL_ARGS...]: POST /cms/user/login from 127.0.0.N, status and body
+# left in $TRASH.
 try_login () {
-	local name=$1 password=$2
-	shift 2
+	local name=$1 password=$2 n=$3
+	shift 3
 	TOKEN= &&
 	http POST /cms/user/login "$(jq -nc --arg u "$name" --arg p "$password" \
-		'{username: $u, password: $p}')" "$@"
+		'{username: $u, password: $p}')" --interface "127.0.0.$n" "$@"
 }
 
-# fail_login NAME: one login of NAME with a wrong password, answered 401 10031.
+# fail_login NAME N: one login of NAME from 127.0.0.N with a wrong password, answered 401 10031.
 fail_login () {
-	try_login "$1" Wrong_pass9 &&
+	try_login "$1" Wrong_pass9 "$2" &&
 	expect_status 401 &&
 	expect_json .code 10031
 }
 
-# failures KIND SUBJECT: the rows of cms_login_failure for KIND (username or address) and SUBJECT.
+# failures NAME N: the rows of cms_login_failure for username NAME from 127.0.0.N.
 failures () {
-	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE kind = '$1' AND subject = '$2'"
+	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE username = '$1' AND address = '127.0.0.$2'"
 }
 
-# age KIND [SUBJECT]: moves the matching failure rows 61 s into the past, out of the window.
+# age [N]: moves the failure rows (of 127.0.0.N only, when given) 61 s into the past, out of the
+# window.
 age () {
 	db_exec "UPDATE cms_login_failure SET create_time = create_time - INTERVAL 61 SECOND
-		WHERE kind = '$1' ${2:+AND subject = '$2'}"
+		${1:+WHERE address = '127.0.0.$1'}"
 }
 
-# change_password OLD: PUT /cms/user/change_password as dave (see remember), from OLD to New_pass2.
+# change_password OLD N: PUT /cms/user/change_password as dave (see remember) from 127.0.0.N, from
+# OLD to New_pass2.
 change_password () {
 	as dave &&
 	http PUT /cms/user/change_password "$(jq -nc --arg o "$1" \
-		'{old_password: $o, new_password: "New_pass2", confirm_password: "New_pass2"}')"
+		'{old_password: $o, new_password: "New_pass2", confirm_password: "New_pass2"}')" \
+		--interface "127.0.0.$2"
 }
 
-test_expect_success 'setup: root registers alice, bob and carol' '
+test_expect_success 'setup: root registers alice, bob, carol and dave' '
 	login root "$ROOT_PASSWORD" &&
-	for u in alice bob carol; do
+	for u in alice bob carol dave; do
 		http POST /cms/user/register "{\"username\":\"$u\",\"password\":\"$USER_PASSWORD\",
 			\"confirm_password\":\"$USER_PASSWORD\"}" &&
 		expect_status 201 || return 1
 	done
 '
 
-test_expect_success 'three wrong passwords for alice each answer 401 10031' '
-	fail_login alice &&
-	fail_login alice &&
-	fail_login alice
+test_expect_success 'three wrong passwords for alice from 127.0.0.2 each answer 401 10031' '
+	fail_login alice 2 &&
+	fail_login alice 2 &&
+	fail_login alice 2
 '
 
-test_expect_success 'the failures are rows of cms_login_failure, per username and per address' '
-	test "$(failures username alice)" = 3 &&
-	test "$(failures address 127.0.0.1)" = 3
+test_expect_success 'each failure is a row of cms_login_failure with the username and the address' '
+	test "$(failures alice 2)" = 3 &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure" 3
 '
 
-test_expect_success 'the fourth attempt, with the right password, is refused with 429 10140' '
-	try_login alice "$USER_PASSWORD" &&
+test_expect_success 'the fourth attempt from 127.0.0.2, with the right password, is refused with 429 10140' '
+	try_login alice "$USER_PASSWORD" 2 &&
 	expect_status 429 &&
 	expect_json .code 10140 &&
 	expect_json .message 请求过于频繁，请稍后重试 &&
@@ -71,58 +78,43 @@ test_expect_success 'the fourth attempt, with the right password, is refused wit
 '
 
 test_expect_success 'the refused attempt issues no token' '
-	try_login alice "$USER_PASSWORD" &&
+	try_login alice "$USER_PASSWORD" 2 &&
 	expect_status 429 &&
 	expect_json .access_token null
 '
 
 test_expect_success 'a refused attempt is not counted and writes no log row' '
 	n=$(db_exec "SELECT COUNT(*) FROM lin_log") &&
-	try_login alice "$USER_PASSWORD" &&
+	try_login alice "$USER_PASSWORD" 2 &&
 	expect_status 429 &&
-	test "$(failures username alice)" = 3 &&
+	test "$(failures alice 2)" = 3 &&
 	test "$(db_exec "SELECT COUNT(*) FROM lin_log")" = "$n"
 '
 
-test_expect_success 'another username from the same address is refused too (429)' '
-	try_login bob "$USER_PASSWORD" &&
-	expect_status 429 &&
-	expect_json .code 10140
-'
-
 test_expect_success 'an X-Forwarded-For header does not move the request to another address' '
-	try_login bob "$USER_PASSWORD" -H "X-Forwarded-For: 10.9.8.7" &&
+	try_login alice "$USER_PASSWORD" 2 -H "X-Forwarded-For: 10.9.8.7" &&
 	expect_status 429
 '
 
-test_expect_success 'setup: the address failures leave the window' '
-	age address &&
-	test "$(failures address 127.0.0.1)" = 3
-'
-
-test_expect_success 'with the address count out of the window, bob logs in' '
-	try_login bob "$USER_PASSWORD" &&
-	expect_status 200
-'
-
-test_expect_success 'alice is still refused on her own username count (429)' '
-	try_login alice "$USER_PASSWORD" &&
-	expect_status 429 &&
-	expect_json .code 10140
-'
-
-test_expect_success 'setup: the username failures of alice leave the window' '
-	age username alice
-'
-
-test_expect_success 'once the window has passed, alice logs in with the right password' '
-	try_login alice "$USER_PASSWORD" &&
+test_expect_success 'alice logs in from 127.0.0.3: the failures of 127.0.0.2 do not lock her out' '
+	try_login alice "$USER_PASSWORD" 3 &&
 	expect_status 200 &&
 	expect_json_true ".access_token | length > 0"
 '
 
+test_expect_success 'bob logs in from 127.0.0.2: the pair limit of alice there is not his' '
+	try_login bob "$USER_PASSWORD" 2 &&
+	expect_status 200
+'
+
+test_expect_success 'once the failures have left the window, alice logs in from 127.0.0.2 again' '
+	age 2 &&
+	try_login alice "$USER_PASSWORD" 2 &&
+	expect_status 200
+'
+
 test_expect_success 'a new failure prunes the rows older than the window' '
-	fail_login carol &&
+	fail_login carol 2 &&
 	expect_db "SELECT COUNT(*) FROM cms_login_failure
 		WHERE create_time < NOW(3) - INTERVAL 60 SECOND" 0
 '
@@ -132,85 +124,122 @@ test_expect_success 'setup: the failure table is emptied' '
 	expect_db "SELECT COUNT(*) FROM cms_login_failure" 0
 '
 
-test_expect_success 'a successful login before the limit resets the count of the username' '
-	fail_login alice &&
-	fail_login alice &&
-	try_login alice "$USER_PASSWORD" &&
+test_expect_success 'a successful login clears the failures of its username from its address only' '
+	fail_login alice 2 &&
+	fail_login alice 2 &&
+	fail_login alice 3 &&
+	fail_login bob 2 &&
+	try_login alice "$USER_PASSWORD" 2 &&
 	expect_status 200 &&
-	test "$(failures username alice)" = 0
-'
-
-test_expect_success 'a successful login does not reset the count of the address' '
-	test "$(failures address 127.0.0.1)" = 2
-'
-
-test_expect_success 'after the reset, two more failures still leave alice below the limit' '
-	age address &&
-	fail_login alice &&
-	fail_login alice &&
-	try_login alice "$USER_PASSWORD" &&
-	expect_status 200
+	test "$(failures alice 2)" = 0 &&
+	test "$(failures alice 3)" = 1 &&
+	test "$(failures bob 2)" = 1
 '
 
 test_expect_success 'setup: the failure table is emptied again' '
 	db_exec "DELETE FROM cms_login_failure"
 '
 
-test_expect_success 'failures spread over usernames reach the per-address limit' '
-	fail_login alice &&
-	fail_login bob &&
-	fail_login ghost &&
-	test "$(failures username alice)" = 1 &&
-	test "$(failures username bob)" = 1 &&
-	test "$(failures address 127.0.0.1)" = 3
+test_expect_success 'six failures from 127.0.0.4 over six usernames reach the per-address limit' '
+	for u in alice bob carol ghost1 ghost2 ghost3; do
+		fail_login $u 4 || return 1
+	done &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE address = \"127.0.0.4\"" 6
 '
 
-test_expect_success 'then a third username with the right password is refused (429)' '
-	try_login carol "$USER_PASSWORD" &&
+test_expect_success 'then dave from 127.0.0.4, never tried there, is refused with 429 10140' '
+	try_login dave "$USER_PASSWORD" 4 &&
 	expect_status 429 &&
 	expect_json .code 10140
 '
 
-test_expect_success 'failures of a username that does not exist are counted as well' '
-	test "$(failures username ghost)" = 1
+test_expect_success 'dave logs in from 127.0.0.5: the address limit holds only that address' '
+	try_login dave "$USER_PASSWORD" 5 &&
+	expect_status 200
 '
 
-test_expect_success 'setup: the failure table is emptied; root registers dave, who logs in' '
+test_expect_success 'failures of a username that does not exist are counted as well' '
+	test "$(failures ghost1 4)" = 1
+'
+
+test_expect_success 'setup: the failure table is emptied once more' '
+	db_exec "DELETE FROM cms_login_failure"
+'
+
+test_expect_success 'failures for carol from three addresses, each below the pair limit, reach the ceiling of 5' '
+	fail_login carol 11 &&
+	fail_login carol 11 &&
+	fail_login carol 12 &&
+	fail_login carol 12 &&
+	fail_login carol 13 &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"carol\"" 5
+'
+
+test_expect_success 'then 127.0.0.13, with one failure for carol, is refused her right password (429)' '
+	try_login carol "$USER_PASSWORD" 13 &&
+	expect_status 429 &&
+	expect_json .code 10140
+'
+
+test_expect_success 'carol logs in from 127.0.0.14, which has no failures for her' '
+	try_login carol "$USER_PASSWORD" 14 &&
+	expect_status 200
+'
+
+test_expect_success 'a guess from a fresh address is checked and counted (401), then that address is refused' '
+	fail_login carol 15 &&
+	try_login carol Wrong_pass9 15 &&
+	expect_status 429
+'
+
+test_expect_success 'ten attempts at root from 127.0.0.20: three wrong passwords answer 401, the rest 429' '
+	for i in 1 2 3; do
+		fail_login root 20 || return 1
+	done &&
+	for i in 4 5 6 7 8 9 10; do
+		try_login root Wrong_pass9 20 &&
+		expect_status 429 || return 1
+	done
+'
+
+test_expect_success 'root logs in from 127.0.0.21 with the right password' '
+	try_login root "$ROOT_PASSWORD" 21 &&
+	expect_status 200
+'
+
+test_expect_success 'setup: the failure table is emptied; dave logs in and keeps his token' '
 	db_exec "DELETE FROM cms_login_failure" &&
-	login root "$ROOT_PASSWORD" &&
-	http POST /cms/user/register "{\"username\":\"dave\",\"password\":\"$USER_PASSWORD\",
-		\"confirm_password\":\"$USER_PASSWORD\"}" &&
-	expect_status 201 &&
 	remember dave "$USER_PASSWORD"
 '
 
-test_expect_success 'three wrong old passwords of dave each answer 400 10032' '
+test_expect_success 'three wrong old passwords of dave from 127.0.0.2 each answer 400 10032' '
 	for i in 1 2 3; do
-		change_password Wrong_old9 &&
+		change_password Wrong_old9 2 &&
 		expect_status 400 &&
 		expect_json .code 10032 || return 1
 	done
 '
 
-test_expect_success 'the wrong old passwords are counted like failed logins of dave' '
-	test "$(failures username dave)" = 3
+test_expect_success 'the wrong old passwords are counted like failed logins of dave from 127.0.0.2' '
+	test "$(failures dave 2)" = 3
 '
 
-test_expect_success 'then a change with the right old password is refused with 429 10140' '
-	change_password "$USER_PASSWORD" &&
+test_expect_success 'then a change from 127.0.0.2 with the right old password is refused with 429 10140' '
+	change_password "$USER_PASSWORD" 2 &&
 	expect_status 429 &&
 	expect_json .code 10140 &&
 	expect_json .request "PUT /cms/user/change_password"
 '
 
-test_expect_success 'setup: the failures of dave and of the address leave the window' '
-	age username dave &&
-	age address
+test_expect_success 'the refused change left the password as it was: the old one logs in from 127.0.0.3' '
+	try_login dave "$USER_PASSWORD" 3 &&
+	expect_status 200
 '
 
-test_expect_success 'the refused change left the password as it was: the old one logs in' '
-	try_login dave "$USER_PASSWORD" &&
-	expect_status 200
+test_expect_success 'a change from 127.0.0.3 with the right old password is let through (200)' '
+	change_password "$USER_PASSWORD" 3 &&
+	expect_status 200 &&
+	expect_json .code 4
 '
 
 test_done

@@ -68,11 +68,12 @@ CREATE TABLE IF NOT EXISTS book (
 
 CREATE TABLE IF NOT EXISTS cms_login_failure (
   id bigint unsigned NOT NULL AUTO_INCREMENT,
-  kind varchar(10) NOT NULL COMMENT 'username or address',
-  subject varchar(100) NOT NULL,
+  username varchar(100) NOT NULL,
+  address varchar(100) NOT NULL,
   create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   PRIMARY KEY (id),
-  KEY login_failure_subject (kind, subject, create_time),
+  KEY login_failure_username (username, create_time),
+  KEY login_failure_address (address, create_time),
   KEY login_failure_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 

@@ -33,7 +33,8 @@ constexpr int64_t k_now = 1700000000;
 
 // Claims with a payload part that is ok at k_now; tests vary one key at a time.
 std::string payload_with(const std::string &identity) {
-    return R"({"identity":)" + identity + R"(,"scope":"lin","type":"access","exp":2000000000})";
+    return R"({"identity":)" + identity +
+           R"(,"scope":"lin","type":"access","exp":2000000000,"ver":0})";
 }
 
 std::string mac(const EVP_MD *md, const std::string &key, const std::string &message) {
@@ -82,7 +83,8 @@ class JwtTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(exp_equal_to_now_is_expired_with_claims);
     CPPUNIT_TEST(exp_one_second_after_now_is_ok);
     CPPUNIT_TEST(forged_token_with_our_header_is_ok);
-    CPPUNIT_TEST(absent_iat_and_ver_read_as_zero);
+    CPPUNIT_TEST(absent_iat_reads_as_zero);
+    CPPUNIT_TEST(missing_ver_is_invalid);
     CPPUNIT_TEST(type_and_scope_are_left_to_the_caller);
     CPPUNIT_TEST(changed_payload_byte_is_invalid);
     CPPUNIT_TEST(changed_signature_byte_is_invalid);
@@ -164,15 +166,22 @@ class JwtTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(Verdict::ok, verdict_of(forge(k_header, payload_with("1"))));
     }
 
-    void absent_iat_and_ver_read_as_zero() {
+    void absent_iat_reads_as_zero() {
         Decoded d = decode(forge(k_header, payload_with("5")), k_secret, k_now);
+        CPPUNIT_ASSERT_EQUAL(Verdict::ok, d.verdict);
         CPPUNIT_ASSERT_EQUAL(int64_t(5), d.claims.identity);
         CPPUNIT_ASSERT_EQUAL(int64_t(0), d.claims.iat);
-        CPPUNIT_ASSERT_EQUAL(int64_t(0), d.claims.ver);
+    }
+
+    void missing_ver_is_invalid() {
+        // What lin-cms-spring-boot signs: a token of another backend sharing the secret.
+        std::string payload = R"({"identity":1,"scope":"lin","type":"access","exp":2000000000})";
+        CPPUNIT_ASSERT_EQUAL(Verdict::invalid, verdict_of(forge(k_header, payload)));
     }
 
     void type_and_scope_are_left_to_the_caller() {
-        std::string payload = R"({"identity":1,"scope":"","type":"other","exp":2000000000})";
+        std::string payload =
+            R"({"identity":1,"scope":"","type":"other","exp":2000000000,"ver":0})";
         Decoded d = decode(forge(k_header, payload), k_secret, k_now);
         CPPUNIT_ASSERT_EQUAL(Verdict::ok, d.verdict);
         CPPUNIT_ASSERT_EQUAL(std::string("other"), d.claims.type);
@@ -299,7 +308,7 @@ class JwtTest : public CppUnit::TestFixture {
     }
 
     void missing_identity_is_invalid() {
-        std::string payload = R"({"scope":"lin","type":"access","exp":2000000000})";
+        std::string payload = R"({"scope":"lin","type":"access","exp":2000000000,"ver":0})";
         CPPUNIT_ASSERT_EQUAL(Verdict::invalid, verdict_of(forge(k_header, payload)));
     }
 
@@ -309,28 +318,29 @@ class JwtTest : public CppUnit::TestFixture {
     }
 
     void missing_or_non_integer_exp_is_invalid() {
-        for (const char *payload : {R"({"identity":1,"scope":"lin","type":"access"})",
-                                    R"({"identity":1,"scope":"lin","type":"access","exp":"2"})",
-                                    R"({"identity":1,"scope":"lin","type":"access","exp":2e9})"})
+        for (const char *payload :
+             {R"({"identity":1,"scope":"lin","type":"access","ver":0})",
+              R"({"identity":1,"scope":"lin","type":"access","exp":"2","ver":0})",
+              R"({"identity":1,"scope":"lin","type":"access","exp":2e9,"ver":0})"})
             CPPUNIT_ASSERT_EQUAL_MESSAGE(payload, Verdict::invalid,
                                          verdict_of(forge(k_header, payload)));
     }
 
     void non_string_type_or_scope_is_invalid() {
         for (const char *payload :
-             {R"({"identity":1,"scope":"lin","type":1,"exp":2000000000})",
-              R"({"identity":1,"scope":null,"type":"access","exp":2000000000})",
-              R"({"identity":1,"type":"access","exp":2000000000})"})
+             {R"({"identity":1,"scope":"lin","type":1,"exp":2000000000,"ver":0})",
+              R"({"identity":1,"scope":null,"type":"access","exp":2000000000,"ver":0})",
+              R"({"identity":1,"type":"access","exp":2000000000,"ver":0})"})
             CPPUNIT_ASSERT_EQUAL_MESSAGE(payload, Verdict::invalid,
                                          verdict_of(forge(k_header, payload)));
     }
 
     void non_integer_iat_or_ver_is_invalid() {
-        for (const char *extra :
-             {R"("iat":"1")", R"("iat":1.5)", R"("ver":null)", R"("ver":[0])"}) {
+        for (const char *claims : {R"("iat":"1","ver":0)", R"("iat":1.5,"ver":0)", R"("ver":null)",
+                                   R"("ver":[0])", R"("ver":"0")", R"("ver":0.0)"}) {
             std::string payload =
                 R"({"identity":1,"scope":"lin","type":"access","exp":2000000000,)" +
-                std::string(extra) + "}";
+                std::string(claims) + "}";
             CPPUNIT_ASSERT_EQUAL_MESSAGE(payload, Verdict::invalid,
                                          verdict_of(forge(k_header, payload)));
         }
@@ -338,7 +348,7 @@ class JwtTest : public CppUnit::TestFixture {
 
     void duplicate_key_in_payload_is_invalid() {
         std::string payload =
-            R"({"identity":1,"identity":2,"scope":"lin","type":"access","exp":2000000000})";
+            R"({"identity":1,"identity":2,"scope":"lin","type":"access","exp":2000000000,"ver":0})";
         CPPUNIT_ASSERT_EQUAL(Verdict::invalid, verdict_of(forge(k_header, payload)));
     }
 
@@ -357,7 +367,8 @@ class JwtTest : public CppUnit::TestFixture {
     void deeply_nested_payload_is_invalid_without_throwing() {
         std::string nested = std::string(3000, '[') + std::string(3000, ']');
         std::string payload =
-            R"({"identity":1,"scope":"lin","type":"access","exp":2000000000,"x":)" + nested + "}";
+            R"({"identity":1,"scope":"lin","type":"access","exp":2000000000,"ver":0,"x":)" +
+            nested + "}";
         CPPUNIT_ASSERT_EQUAL(Verdict::invalid, verdict_of(forge(k_header, payload)));
     }
 
@@ -365,9 +376,10 @@ class JwtTest : public CppUnit::TestFixture {
         // Grow a validly signed token until it crosses the limit; the last one below must pass.
         std::string fits, too_long;
         for (std::size_t pad = 6000; too_long.empty(); ++pad) {
-            std::string payload = R"({"identity":1,"scope":"lin","type":"access","exp":2000000000,)"
-                                  R"("pad":")" +
-                                  std::string(pad, 'p') + "\"}";
+            std::string payload =
+                R"({"identity":1,"scope":"lin","type":"access","exp":2000000000,"ver":0,)"
+                R"("pad":")" +
+                std::string(pad, 'p') + "\"}";
             std::string token = forge(k_header, payload);
             (token.size() <= 8192 ? fits : too_long) = token;
         }

@@ -94,6 +94,8 @@ class RequestTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(content_length_equal_to_the_cap_is_read);
     CPPUNIT_TEST(body_is_read_exactly_across_short_reads);
     CPPUNIT_TEST(body_is_read_only_once);
+    CPPUNIT_TEST(body_shorter_than_content_length_is_400);
+    CPPUNIT_TEST(empty_body_with_a_content_length_is_400);
     CPPUNIT_TEST(query_values_are_decoded);
     CPPUNIT_TEST(absent_query_parameter_is_nullopt);
     CPPUNIT_TEST(first_query_value_wins);
@@ -249,6 +251,19 @@ class RequestTest : public CppUnit::TestFixture {
         read_request_body(req, lookup_in(p), std::ref(reader), 1024);
         CPPUNIT_ASSERT_EQUAL(std::string("hello"), req.body);
         CPPUNIT_ASSERT_EQUAL(std::size_t(1), reader.asked.size());
+    }
+
+    void body_shorter_than_content_length_is_400() {
+        ChunkReader reader("hello", 3);
+        ApiError e = body_error({{"CONTENT_LENGTH", "11"}}, reader, 1024);
+        CPPUNIT_ASSERT_EQUAL(400, e.status);
+        CPPUNIT_ASSERT_EQUAL(num(Code::parameter), num(e.code));
+    }
+
+    void empty_body_with_a_content_length_is_400() {
+        ChunkReader reader("", 100);
+        ApiError e = body_error({{"CONTENT_LENGTH", "1"}}, reader, 1024);
+        CPPUNIT_ASSERT_EQUAL(400, e.status);
     }
 
     void query_values_are_decoded() {

@@ -1,5 +1,7 @@
 // Unit tests for src/router.cpp: matching over a small local table (captures, literal over
-// parameter, 404 and 405 with Allow), declared permissions, and two facts of the shipped table.
+// parameter, 404 and 405 with Allow), declared permissions, body caps, and two facts of the
+// shipped table.
+#include "config.h"
 #include "response.h"
 #include "router.h"
 
@@ -11,6 +13,8 @@
 #include <vector>
 
 using cms::Access;
+using cms::body_cap;
+using cms::Config;
 using cms::Ctx;
 using cms::declared_permissions;
 using cms::Permission;
@@ -39,6 +43,14 @@ std::vector<Route> local_routes() {
         {"DELETE", "/v1/book/{id}", Access::group, k_perm_delete, dummy},
         {"GET", "/healthz", Access::everyone, k_none, dummy},
     };
+}
+
+// The default body limits: max_body_bytes 1 MiB, file_total_limit 10 MiB.
+Config caps() {
+    Config config;
+    config.max_body_bytes = 1048576;
+    config.file_total_limit = 10485760;
+    return config;
 }
 
 // "METHOD pattern" of the matched route, "none" without one.
@@ -78,6 +90,10 @@ class RouterTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(trailing_literal_must_match_exactly);
     CPPUNIT_TEST(declared_permissions_skips_routes_without_one);
     CPPUNIT_TEST(declared_permissions_removes_duplicates_by_text);
+    CPPUNIT_TEST(body_cap_without_a_route_cap_is_max_body_bytes);
+    CPPUNIT_TEST(body_cap_of_a_route_below_max_body_bytes_is_the_route_cap);
+    CPPUNIT_TEST(body_cap_never_exceeds_max_body_bytes);
+    CPPUNIT_TEST(body_cap_of_an_upload_is_file_total_limit);
     CPPUNIT_TEST(route_table_has_get_book_by_id);
     CPPUNIT_TEST(route_table_declares_exactly_the_four_shipped_permissions);
     CPPUNIT_TEST_SUITE_END();
@@ -188,6 +204,28 @@ class RouterTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(std::size_t(2), perms.size());
         CPPUNIT_ASSERT_EQUAL(std::string("删除图书"), std::string(perms[0].name));
         CPPUNIT_ASSERT_EQUAL(std::string("搜索日志"), std::string(perms[1].name));
+    }
+
+    void body_cap_without_a_route_cap_is_max_body_bytes() {
+        Route route{"POST", "/v1/book", Access::login, k_none, dummy};
+        CPPUNIT_ASSERT_EQUAL(int64_t(1048576), body_cap(route, caps()));
+    }
+
+    void body_cap_of_a_route_below_max_body_bytes_is_the_route_cap() {
+        Route route{"POST", "/cms/user/login", Access::everyone, k_none, dummy, nullptr, 4096};
+        CPPUNIT_ASSERT_EQUAL(int64_t(4096), body_cap(route, caps()));
+    }
+
+    void body_cap_never_exceeds_max_body_bytes() {
+        Route route{"POST", "/cms/user/login", Access::everyone, k_none, dummy, nullptr, 4096};
+        Config config = caps();
+        config.max_body_bytes = 2048;
+        CPPUNIT_ASSERT_EQUAL(int64_t(2048), body_cap(route, config));
+    }
+
+    void body_cap_of_an_upload_is_file_total_limit() {
+        Route route{"POST", "/cms/file", Access::login, k_none, dummy, nullptr, 0, true};
+        CPPUNIT_ASSERT_EQUAL(int64_t(10485760), body_cap(route, caps()));
     }
 
     void route_table_has_get_book_by_id() {
