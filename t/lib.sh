@@ -279,6 +279,15 @@ pool_workers () {
 	svc_children "$POOL_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 
+# Stops the pool of start_app (TERM, as an operator would), e.g. to see what nginx answers without
+# it. The end-of-file checks of the pool are then skipped.
+stop_app () {
+	[ -n "$POOL_PID" ] || bail_out "stop_app needs start_app"
+	svc_pool_stop "$TRASH/pool.pid" 2>>"$TRASH/fixture.log" ||
+		bail_out "the FastCGI pool did not stop within 5 s of TERM"
+	POOL_PID=
+}
+
 # ---- HTTP and assertions (each checks one thing and says why it failed) -------------------------
 
 db_exec () {
