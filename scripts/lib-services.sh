@@ -85,6 +85,15 @@ svc_spawn () {
 	cat "$pidfile"
 }
 
+# The state directory of `make run` in checkout $1: $CMS_VAR_DIR (taken from $1 when relative),
+# $1/var by default. Prints it.
+svc_var_dir () {
+	case ${CMS_VAR_DIR:-var} in
+	/*) echo "$CMS_VAR_DIR" ;;
+	*) echo "$1/${CMS_VAR_DIR:-var}" ;;
+	esac
+}
+
 # Letters and digits from /dev/urandom, $1 of them.
 svc_random_alnum () {
 	LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom | head -c "$1"

@@ -123,9 +123,16 @@ test_done () {
 	exit 0
 }
 
+# test_atexit CMD: runs the shell command CMD when the file exits, even after a bail out, before
+# the fixtures are stopped; for what a file starts itself. The last one given runs first.
+test_atexit () {
+	_atexit="$1${_atexit:+; $_atexit}"
+}
+
 # Each stop is a no-op when its PID file names no live process of the right program, so this
 # also catches a fixture that bailed out half-started.
 _cleanup () {
+	[ -z "${_atexit:-}" ] || (cd "$TOP" && eval "$_atexit") >>"$TRASH/fixture.log" 2>&1
 	svc_nginx_stop "$TRASH/nginx"
 	svc_pool_stop "$TRASH/pool.pid"
 	if [ -n "$DB_SHARED" ]; then
