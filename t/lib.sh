@@ -123,9 +123,16 @@ test_done () {
 	exit 0
 }
 
+# test_atexit CMD: runs the shell command CMD when the file exits, even after a bail out, before
+# the fixtures are stopped; for what a file starts itself. The last one given runs first.
+test_atexit () {
+	_atexit="$1${_atexit:+; $_atexit}"
+}
+
 # Each stop is a no-op when its PID file names no live process of the right program, so this
 # also catches a fixture that bailed out half-started.
 _cleanup () {
+	[ -z "${_atexit:-}" ] || (cd "$TOP" && eval "$_atexit") >>"$TRASH/fixture.log" 2>&1
 	svc_nginx_stop "$TRASH/nginx"
 	svc_pool_stop "$TRASH/pool.pid"
 	if [ -n "$DB_SHARED" ]; then
@@ -285,6 +292,15 @@ start_nginx () {
 # PIDs of the pool's workers (children of its master), sorted, space-separated.
 pool_workers () {
 	svc_children "$POOL_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'
+}
+
+# Stops the pool of start_app (TERM, as an operator would), e.g. to see what nginx answers without
+# it. The end-of-file checks of the pool are then skipped.
+stop_app () {
+	[ -n "$POOL_PID" ] || bail_out "stop_app needs start_app"
+	svc_pool_stop "$TRASH/pool.pid" 2>>"$TRASH/fixture.log" ||
+		bail_out "the FastCGI pool did not stop within 5 s of TERM"
+	POOL_PID=
 }
 
 # ---- HTTP and assertions (each checks one thing and says why it failed) -------------------------
