@@ -57,9 +57,13 @@ int hash_password() {
 // spawn-fcgi or a systemd socket unit. -1 when the process is a CGI program. Throws on failure.
 int listening_socket(const std::string &listen) {
     if (const char *inherited = std::getenv(cms::k_inherited_socket_env)) {
-        int fd = std::atoi(inherited);
+        char *end = nullptr;
+        long fd = std::strtol(inherited, &end, 10);
+        if (end == inherited || *end != '\0' || fd < 0 || fd > INT_MAX)
+            throw std::runtime_error(std::string(cms::k_inherited_socket_env) +
+                                     " is not a descriptor");
         unsetenv(cms::k_inherited_socket_env);
-        return fd;
+        return static_cast<int>(fd);
     }
     if (listen.empty())
         return FCGX_IsCGI() ? -1 : 0;

@@ -57,6 +57,27 @@ std::vector<PermissionRow> read_permissions(db::Statement &stmt) {
     return rows;
 }
 
+bool declares(const std::vector<Permission> &declared, const PermissionRow &row) {
+    return std::any_of(declared.begin(), declared.end(), [&](const Permission &p) {
+        return row.module == p.module && row.name == p.name;
+    });
+}
+
+// Whether the live rows say what declared says: each declared permission mounted, no other one.
+bool registry_matches(const std::vector<PermissionRow> &rows,
+                      const std::vector<Permission> &declared) {
+    for (const Permission &p : declared) {
+        bool mounted = std::any_of(rows.begin(), rows.end(), [&](const PermissionRow &row) {
+            return row.mount && row.module == p.module && row.name == p.name;
+        });
+        if (!mounted)
+            return false;
+    }
+    return std::none_of(rows.begin(), rows.end(), [&](const PermissionRow &row) {
+        return row.mount && !declares(declared, row);
+    });
+}
+
 // Holds the registry's named lock for its lifetime; released on every way out.
 class RegistryLock {
   public:
@@ -86,15 +107,17 @@ class RegistryLock {
 } // namespace
 
 void PermissionStore::register_declared(const std::vector<Permission> &declared) {
+    // Usually nothing changed since the last connect: one read, and no lock and no write (a CGI
+    // request connects every time).
+    if (registry_matches(read_permissions(db_.statement(k_sql_select_all_permissions).execute({})),
+                         declared))
+        return;
     RegistryLock lock(db_);
     for (const Permission &p : declared)
         db_.statement(k_sql_insert_permission).execute({p.name, p.module});
     for (const PermissionRow &row : read_permissions(
              db_.statement(k_sql_select_all_permissions).execute({}))) {
-        bool wanted = std::any_of(declared.begin(), declared.end(), [&](const Permission &p) {
-            return row.module == p.module && row.name == p.name;
-        });
-        if (!wanted && row.mount)
+        if (row.mount && !declares(declared, row))
             db_.statement(k_sql_unmount_permission).execute({row.id});
     }
 }

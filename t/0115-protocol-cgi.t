@@ -176,4 +176,14 @@ test_expect_success 'a CGI start-up failure answers the 500 JSON envelope; the r
 	grep -q "workers" broken.err
 '
 
+test_expect_success 'a CGI GET writes nothing: permissions already registered are only read' '
+	db_exec "CREATE TABLE t_writes (n INT NOT NULL);
+		INSERT INTO t_writes VALUES (0);
+		CREATE TRIGGER t_count_permission_writes BEFORE INSERT ON lin_permission FOR EACH ROW
+			UPDATE t_writes SET n = n + 1" &&
+	cgi quiet GET /v1/book/7 </dev/null &&
+	grep -q "^Status: 200" quiet &&
+	expect_db "SELECT n FROM t_writes" 0
+'
+
 test_done
