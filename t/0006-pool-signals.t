@@ -81,4 +81,30 @@ test_expect_success 'HUP makes the master and the workers reopen log_file' '
 	poll_until 50 reopened
 '
 
+set_socket_path OWN_SOCKET own.sock
+
+test_expect_success 'a pool that made its own --listen socket keeps it across USR2, then stops on TERM' '
+	{ "$APP_BIN" -c "$TRASH/cms.conf" --supervise --listen "$OWN_SOCKET" 2>own.err & } &&
+	echo $! >own.pid &&
+	up () {
+		"$TOP/t/fcgi-client.pl" "$OWN_SOCKET" request --param REQUEST_METHOD=GET \
+			--param PATH_INFO=/healthz >own.out &&
+		grep -q "^Status: 200" own.out
+	} &&
+	poll_until 50 up &&
+	inode=$(stat -c %i "$OWN_SOCKET") &&
+	kill -USR2 "$(cat own.pid)" &&
+	again () {
+		test "$(grep -c "\[$(cat own.pid)\] info: supervising" app.log)" -ge 2
+	} &&
+	poll_until 50 again &&
+	poll_until 50 up &&
+	test "$(stat -c %i "$OWN_SOCKET")" = "$inode" &&
+	kill -TERM "$(cat own.pid)" &&
+	gone () {
+		! svc_alive "$(cat own.pid)"
+	} &&
+	poll_until 150 gone
+'
+
 test_done
