@@ -257,6 +257,8 @@ void Connection::mark_down() {
         health_->mark_down();
 }
 
+bool Connection::known_down() { return health_ != nullptr && health_->down(); }
+
 void Connection::ensure_connected() {
     // Checked on every statement: once any worker of the pool found the server down, the rest of
     // the request and every request after it fail at once, until the probe reaches it again.

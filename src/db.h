@@ -128,6 +128,8 @@ class Connection {
     void begin_request() { wrote_ = committed_ = false; }
     // Records that the server was found unreachable (a timeout, or a failure after a retry).
     void mark_down();
+    // Whether the pool knows the server to be down (a retry now would fail the same way).
+    bool known_down();
 
     void begin();
     void commit();

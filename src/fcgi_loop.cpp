@@ -119,8 +119,8 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
         } catch (const ApiError &e) {
             return error_response(svc, req, e);
         } catch (const db::DbError &e) {
-            std::string where = " [" + log_safe(req.line()) + "]";
-            if (e.lost() && attempt == 0 && !svc.db.wrote() &&
+            std::string where = " [" + log_safe(req.method) + " " + log_safe(req.path) + "]";
+            if (e.lost() && attempt == 0 && !svc.db.wrote() && !svc.db.known_down() &&
                 db::stale_failure(std::chrono::steady_clock::now() - started)) {
                 log_warn("database connection lost, retrying once: " + std::string(e.what()) +
                          where);
@@ -139,8 +139,8 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
                 return error_response(svc, req, ApiError(503, Code::db_unavailable));
             return error_response(svc, req, ApiError(500, Code::internal));
         } catch (const std::exception &e) {
-            log_error(std::string("unexpected failure: ") + e.what() + " [" + log_safe(req.line()) +
-                      "]");
+            log_error(std::string("unexpected failure: ") + e.what() + " [" +
+                      log_safe(req.method) + " " + log_safe(req.path) + "]");
             return error_response(svc, req, ApiError(500, Code::internal));
         }
     }

@@ -34,7 +34,8 @@ test_expect_success 'setup: a book is served while the database is up' '
 	db_exec "SELECT id FROM book" >book_id &&
 	http GET /v1/book/$(cat book_id) &&
 	expect_status 200 &&
-	printf "{\"username\":\"root\",\"password\":\"%s\"}" "$ROOT_PASSWORD" >login.json
+	printf "{\"username\":\"root\",\"password\":\"%s\"}" "$ROOT_PASSWORD" >login.json &&
+	remember root "$ROOT_PASSWORD"
 '
 
 kill -STOP "$DB_PID"
@@ -96,6 +97,14 @@ test_expect_success 'with the database stopped, requests get their 503 at once' 
 		grep -q "^Status: 503" direct &&
 		faster_than 1.5 || return 1
 	done
+'
+
+test_expect_success 'a CR in the path of a failed request is escaped in the error log line' '
+	direct GET "/cms/admin/group/1$(printf "\r")FORGED" \
+		--param "HTTP_AUTHORIZATION=Bearer $(cat root.token)" &&
+	grep -q "^Status: 503" direct &&
+	grep -q "error: .*\[GET /cms/admin/group/1%0DFORGED\]\$" app.log &&
+	! grep -q "$(printf "\r")" app.log
 '
 
 restart_db
