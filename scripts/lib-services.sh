@@ -324,8 +324,9 @@ svc_nginx_conf () {
 
 		http {
 		    access_log "$dir/access.log";
-		    # The zone of limit_conn in cms-fcgi.conf: requests in progress per client address.
-		    limit_conn_zone \$binary_remote_addr zone=cms_fcgi_addr:10m;
+		    # The zone of limit_conn in cms-fcgi.conf: requests in progress per client address
+		    # (SVC_NGINX_LIMIT_KEY replaces the key: bench/run's wrk is one address).
+		    limit_conn_zone ${SVC_NGINX_LIMIT_KEY:-\$binary_remote_addr} zone=cms_fcgi_addr:10m;
 		    client_body_temp_path "$dir/client_body_temp";
 		    fastcgi_temp_path "$dir/fastcgi_temp";
 		    proxy_temp_path "$dir/proxy_temp";
