@@ -3,9 +3,10 @@
 # requests (login, refresh, book CRUD, admin routes, an upload). Counts what came back and tells
 # the app's answers (a JSON envelope) from nginx's own (an HTML page). Core Perl only. Usage:
 #
-#   fuzz-http.pl --port P --count N --procs K --seed S --out DIR --token T --refresh R
-#       --book ID --victim ID --group ID --permission ID
+#   BATTERY_TOKEN=T BATTERY_REFRESH=R fuzz-http.pl --port P --count N --procs K --seed S
+#       --out DIR --book ID --victim ID --group ID --permission ID
 #
+# T and R are root's access and refresh tokens (in the environment: never in argv, which ps shows).
 # Forks K senders that share the N requests; each mutation is drawn from srand(S + sender), so a
 # run is repeatable. Prints a `fuzz-result key=value ...` line and a `fuzz-status STATUS=COUNT ...`
 # line; the first app 5xx responses (request and response) are kept in DIR/app-5xx.N.
@@ -17,10 +18,11 @@ use Socket qw(SHUT_WR);
 use Time::HiRes qw(time);
 
 my %o = (procs => 4, seed => 1);
-GetOptions(\%o, 'port=i', 'count=i', 'procs=i', 'seed=i', 'out=s', 'token=s', 'refresh=s',
-    'book=i', 'victim=i', 'group=i', 'permission=i') or exit 2;
+GetOptions(\%o, 'port=i', 'count=i', 'procs=i', 'seed=i', 'out=s', 'book=i', 'victim=i',
+    'group=i', 'permission=i') or exit 2;
+@o{qw(token refresh)} = @ENV{qw(BATTERY_TOKEN BATTERY_REFRESH)};
 for (qw(port count out token refresh book victim group permission)) {
-    die "fuzz-http: --$_ is required\n" unless defined $o{$_};
+    die "fuzz-http: --$_ (or BATTERY_TOKEN, BATTERY_REFRESH) is required\n" unless defined $o{$_};
 }
 $SIG{PIPE} = 'IGNORE';
 
@@ -116,6 +118,7 @@ my %mutators = (
     dup_header => sub {
         my ($head, $body) = split_request(shift);
         my @l = split /\r\n/, $head;
+        return (join_request($head, $body), 0) if @l < 2;
         my $i = 1 + int rand(@l - 1);
         my $copy = $l[$i];
         $copy =~ s/(\d+)/$1 + 1 + int rand 100/e if rand() < 0.5;
@@ -178,7 +181,8 @@ my %mutators = (
     request_line => sub {
         my ($head, $body) = split_request(shift);
         my ($line, $rest) = split /\r\n/, $head, 2;
-        my ($m, $path, $v) = split / /, $line;
+        my ($m, $path, $v) = split / /, $line // '';
+        ($rest, $path) = ($rest // '', $path // '/');
         $m = pick('GET', 'PUT', 'PATCH', 'TRACE', 'get', 'G ET', 'X' x 300, 'CONNECT', '') if rand() < 0.4;
         $path = pick("$path/..", "/..$path", "$path%2F..", "//$path", "$path?" . ('&a=1' x 500),
             "/v1/book/-1", '/v1/book/99999999999999999999999', '/v1/book/0x10', '/v1/book/1.5',
@@ -299,10 +303,13 @@ sub sender {
 }
 
 my @kids;
+# Stopped by battery/run (TERM or a Ctrl-C): the senders stop too.
+$SIG{$_} = sub { kill 'TERM', @kids; exit 1 } for qw(TERM INT);
 for my $i (0 .. $o{procs} - 1) {
     my $share = int($o{count} / $o{procs}) + ($i < $o{count} % $o{procs} ? 1 : 0);
     my $pid = fork // die "fuzz-http: fork: $!\n";
     if (!$pid) {
+        $SIG{$_} = 'DEFAULT' for qw(TERM INT);
         sender($i, $share);
         exit 0;
     }
