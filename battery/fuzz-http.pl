@@ -194,7 +194,8 @@ my %mutators = (
         my $r = shift;
         my $e = pick("\n", "\r", "\r\r\n", "\n\r", "\r\n ", "\0\r\n");
         my @parts = split /\r\n/, $r, -1;
-        my $i = int rand @parts;
+        return ($r, 1) if @parts < 2;
+        my $i = int rand(@parts - 1);
         $r = join("\r\n", @parts[0 .. $i]) . $e . join("\r\n", @parts[$i + 1 .. $#parts]);
         return ($r, 1);
     },
