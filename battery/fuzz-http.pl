@@ -293,7 +293,10 @@ sub sender {
         } else {
             $tally{app_5xx}++;
             if ($kept++ < 5 && open my $f, '>>', "$o{out}/app-5xx.$index") {
-                print $f "=== mutations: $names\n--- request:\n$req\n--- response:\n$res\n";
+                # The tokens stay out of files, as out of logs.
+                my $shown = $req;
+                $shown =~ s/\Q$_\E/<token>/g for @o{qw(token refresh)};
+                print $f "=== mutations: $names\n--- request:\n$shown\n--- response:\n$res\n";
                 close $f;
             }
         }
