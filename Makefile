@@ -20,7 +20,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db bench lint clean distclean install uninstall
+.PHONY: all deps check unit test run stop db bench battery lint clean distclean install uninstall
 
 all: $(BIN)
 
@@ -77,6 +77,11 @@ db:
 
 bench: $(BIN)
 	bench/run
+
+# The robustness battery (battery/README.md): malformed input, killed workers, a lost database,
+# slow clients and restarts, against a private instance under battery/out/.
+battery: $(BIN)
+	battery/run
 
 # Rules of STYLE.md that grep can check.
 lint:
