@@ -369,7 +369,8 @@ svc_apache_modules=/usr/lib/apache2/modules
 # includes the shipped apache/ snippet of source tree $4 for front $3 unchanged, and
 # apache/cms-fcgi-assets.conf for the app's file_store_dir $6 (an absolute path; no /assets/ when
 # empty). Front `proxy` (mod_proxy_fcgi, mpm_event) passes requests to the pool's unix socket $5;
-# front `cgi` (mod_cgi, mpm_prefork) runs binary $5 per request with the configuration file $7.
+# front `cgi` (mod_cgi, mpm_prefork) runs binary $5 per request with the configuration file $7
+# and the CMS_* variables of the environment.
 # Modules come from Debian's $svc_apache_modules; nothing of /etc/apache2 is read.
 svc_apache_conf () {
 	local dir=$1 http_port=$2 front=$3 top=$4 target=$5 assets=${6:-} conf=${7:-} m mods
@@ -423,7 +424,12 @@ svc_apache_conf () {
 		EOF
 		case $front in
 		proxy) echo "Define CMS_FCGI_SOCKET \"$target\"" ;;
-		cgi) printf 'Define CMS_FCGI_BIN "%s"\nDefine CMS_CONFIG "%s"\n' "$target" "$conf" ;;
+		cgi)
+			printf 'Define CMS_FCGI_BIN "%s"\nDefine CMS_CONFIG "%s"\n' "$target" "$conf"
+			# The CMS_<KEY> overrides in the environment reach the CGI program as they reach
+			# the pool (Apache gives a CGI program no variable it is not told to).
+			env | sed -n 's/^\(CMS_[A-Za-z0-9_]*\)=.*/PassEnv \1/p'
+			;;
 		esac
 		echo "Include \"$top/apache/cms-fcgi-$front.conf\""
 		[ -z "$assets" ] || printf 'Define CMS_FILE_STORE_DIR "%s"\nInclude "%s"\n' "$assets" \
