@@ -466,12 +466,15 @@ svc_apache_start () {
 }
 
 # Stops the Apache of $1: WINCH (graceful: requests in progress finish), TERM after 5 s, then
-# KILL.
+# KILL; then waits (at most 5 s) for its children, which may outlive the parent by a moment.
 svc_apache_stop () {
-	local pid
+	local pid kid kids rc=0
 	pid=$(svc_running "$1/apache2.pid" apache2) || return 0
+	kids=$(svc_children "$pid")
 	kill -s WINCH "$pid" 2>/dev/null
-	svc_wait_gone "$pid" 50 && return 0
-	svc_kill "$pid" TERM 50
-	return 1
+	svc_wait_gone "$pid" 50 || { svc_kill "$pid" TERM 50; rc=1; }
+	for kid in $kids; do
+		svc_wait_gone "$kid" 50
+	done
+	return $rc
 }

@@ -147,7 +147,10 @@ test_done () {
 # also catches a fixture that bailed out half-started.
 _cleanup () {
 	svc_nginx_stop "$TRASH/nginx"
-	svc_apache_stop "$TRASH/apache"
+	# start_apache's, and any a test file started in a directory of its own next to it.
+	for _d in "$TRASH"/apache*; do
+		svc_apache_stop "$_d"
+	done
 	svc_pool_stop "$TRASH/pool.pid"
 	if [ -n "$DB_SHARED" ]; then
 		svc_sql "$DB_SOCKET" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
