@@ -370,22 +370,27 @@ svc_apache_modules=/usr/lib/apache2/modules
 # apache/cms-fcgi-assets.conf for the app's file_store_dir $6 (an absolute path; no /assets/ when
 # empty). Front `proxy` (mod_proxy_fcgi, mpm_event) passes requests to the pool's unix socket $5;
 # front `cgi` (mod_cgi, mpm_prefork) runs binary $5 per request with the configuration file $7
-# and the CMS_* variables of the environment.
+# and the CMS_* variables of the environment; front `fcgid` (mod_fcgid, mpm_event) starts binary
+# $5 as FastCGI workers of its own with configuration file $7.
 # Modules come from Debian's $svc_apache_modules; nothing of /etc/apache2 is read.
 svc_apache_conf () {
 	local dir=$1 http_port=$2 front=$3 top=$4 target=$5 assets=${6:-} conf=${7:-} m mods
-	mkdir -p "$dir/htdocs" || return 1
+	mkdir -p "$dir/htdocs" "$dir/fcgid" || return 1
 	mods="authz_core alias mime headers env"
 	case $front in
 	proxy)
 		case $target in /*) ;; *) echo "svc_apache_conf: not a unix socket path: $target" >&2; return 1 ;; esac
 		mods="mpm_event $mods proxy proxy_fcgi"
 		;;
-	cgi)
-		[ -x "$target" ] && [ -n "$conf" ] || { echo "svc_apache_conf: cgi needs a binary and a config" >&2; return 1; }
-		mods="mpm_prefork $mods cgi"
+	cgi | fcgid)
+		[ -x "$target" ] && [ -n "$conf" ] || { echo "svc_apache_conf: $front needs a binary and a config" >&2; return 1; }
+		if [ "$front" = cgi ]; then
+			mods="mpm_prefork $mods cgi"
+		else
+			mods="mpm_event $mods fcgid"
+		fi
 		;;
-	*) echo "svc_apache_conf: unknown front $front (proxy or cgi)" >&2; return 1 ;;
+	*) echo "svc_apache_conf: unknown front $front (proxy, cgi or fcgid)" >&2; return 1 ;;
 	esac
 	{
 		cat <<-EOF
@@ -424,6 +429,11 @@ svc_apache_conf () {
 		EOF
 		case $front in
 		proxy) echo "Define CMS_FCGI_SOCKET \"$target\"" ;;
+		fcgid)
+			printf 'FcgidIPCDir "%s/fcgid"\nFcgidProcessTableFile "%s/fcgid/shm"\n' "$dir" "$dir"
+			printf 'Define CMS_FCGI_BIN "%s"\nDefine CMS_CONFIG "%s"\n' "$target" "$conf"
+			env | sed -n 's/^\(CMS_[A-Za-z0-9_]*\)=\(.*\)/FcgidInitialEnv \1 "\2"/p'
+			;;
 		cgi)
 			printf 'Define CMS_FCGI_BIN "%s"\nDefine CMS_CONFIG "%s"\n' "$target" "$conf"
 			# The CMS_<KEY> overrides in the environment reach the CGI program as they reach

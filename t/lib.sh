@@ -4,7 +4,8 @@
 # `local`. Everything started here is stopped at exit by recorded PID, in reverse order.
 #
 # TEST_WEB chooses the front of start_web: nginx (the default), apache (mod_proxy_fcgi to the
-# pool) or apache-cgi (mod_cgi runs the binary per request; start_app then starts no pool).
+# pool), apache-cgi (mod_cgi runs the binary per request) or apache-fcgid (mod_fcgid runs it as
+# workers of its own); with the last two start_app starts no pool.
 
 TEST_NAME=$(basename "$0" .t)
 TEST_NUMBER=$(expr "$TEST_NAME" : '\([0-9]*\)')
@@ -107,8 +108,8 @@ test_done () {
 	if [ -n "$APACHE_PID" ]; then
 		svc_apache_stop "$TRASH/apache" 2>>"$TRASH/fixture.log"
 		APACHE_PID=
-		if [ "$TEST_WEB" = apache-cgi ] && [ -z "$app_errors_allowed" ]; then
-			test_expect_success 'app log of the CGI runs has no error: lines' '
+		if web_runs_app && [ -z "$app_errors_allowed" ]; then
+			test_expect_success "app log of the processes $TEST_WEB ran has no error: lines" '
 				! grep -n "error:" app.log
 			'
 		fi
@@ -141,6 +142,12 @@ test_done () {
 	fi
 	test_done_ok=1
 	exit 0
+}
+
+# True when the front TEST_WEB names runs the binary itself, so that no pool is started.
+web_runs_app () {
+	case $TEST_WEB in apache-cgi | apache-fcgid) return 0 ;; esac
+	return 1
 }
 
 # Each stop is a no-op when its PID file names no live process of the right program, so this
@@ -247,7 +254,7 @@ restart_db () {
 }
 
 # A MariaDB account with a password and the rights of make run's `cms` on the test database, as
-# a hosting provider gives one: a CGI program run by Apache as root runs as nobody (see
+# a hosting provider gives one: a binary run by an Apache started as root runs as nobody (see
 # svc_apache_cmd), whom the admin account's unix_socket authentication does not let in. Sets
 # DB_ACCOUNT and DB_ACCOUNT_PASSWORD; the account is dropped with the database.
 _db_password_account () {
@@ -260,7 +267,7 @@ _db_password_account () {
 
 # Writes $TRASH/cms.conf (test defaults, each replaced by a key=value argument of the same key)
 # and starts the pool (cms-fcgi --supervise under spawn-fcgi) on the unix socket $APP_SOCKET;
-# with TEST_WEB=apache-cgi no pool (Apache runs the binary) and a password database account.
+# when the front runs the binary (web_runs_app), no pool and a password database account.
 # Readiness is checked by start_web, through the front.
 # Uploads go to FILE_STORE_DIR ($TRASH/assets unless given), which the front serves at /assets/.
 start_app () {
@@ -268,7 +275,7 @@ start_app () {
 	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
 	[ -n "${DB_NAME:-}" ] || bail_out "start_app needs start_db first"
 	set_socket_path APP_SOCKET pool.sock
-	[ "$TEST_WEB" != apache-cgi ] || _db_password_account
+	! web_runs_app || _db_password_account
 	{
 		echo "# written by t/lib.sh start_app"
 		echo "workers = 2"
@@ -300,7 +307,7 @@ start_app () {
 	FILE_STORE_DIR=$("$APP_BIN" -c "$conf" --get file_store_dir 2>>"$TRASH/fixture.log") ||
 		bail_out "cannot read file_store_dir from cms.conf"
 	case $FILE_STORE_DIR in /*) ;; *) FILE_STORE_DIR=$TRASH/$FILE_STORE_DIR ;; esac
-	[ "$TEST_WEB" != apache-cgi ] || return 0
+	! web_runs_app || return 0
 	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_SOCKET" "$workers" "$TRASH/app.log" "$TRASH" \
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
 }
@@ -333,13 +340,14 @@ start_web () {
 	nginx) start_nginx ;;
 	apache) start_apache proxy ;;
 	apache-cgi) start_apache cgi ;;
-	*) bail_out "TEST_WEB is nginx, apache or apache-cgi, not $TEST_WEB" ;;
+	apache-fcgid) start_apache fcgid ;;
+	*) bail_out "TEST_WEB is nginx, apache, apache-cgi or apache-fcgid, not $TEST_WEB" ;;
 	esac
 }
 
 # Starts a private Apache with the shipped apache/cms-fcgi-$1.conf (proxy: mod_proxy_fcgi to the
-# pool; cgi: mod_cgi running $APP_BIN with $TRASH/cms.conf) on test_port 1, and waits (at most
-# 10 s) until GET /healthz answers 200 through it.
+# pool; cgi or fcgid: mod_cgi or mod_fcgid running $APP_BIN with $TRASH/cms.conf) on test_port 1,
+# and waits (at most 10 s) until GET /healthz answers 200 through it.
 start_apache () {
 	local target=$APP_BIN
 	HTTP_PORT=$(test_port 1)
