@@ -4,8 +4,9 @@
 # `local`. Everything started here is stopped at exit by recorded PID, in reverse order.
 #
 # TEST_WEB chooses the front of start_web: nginx (the default), apache (mod_proxy_fcgi to the
-# pool), apache-cgi (mod_cgi runs the binary per request) or apache-fcgid (mod_fcgid runs it as
-# workers of its own); with the last two start_app starts no pool.
+# pool), apache-cgi (mod_cgi runs the binary per request), apache-fcgid (mod_fcgid runs it as
+# workers of its own) or apache-htaccess (a shared host's Apache serving $TRASH/public_html,
+# which the test file fills first); with the last three start_app starts no pool.
 
 TEST_NAME=$(basename "$0" .t)
 TEST_NUMBER=$(expr "$TEST_NAME" : '\([0-9]*\)')
@@ -146,7 +147,7 @@ test_done () {
 
 # True when the front TEST_WEB names runs the binary itself, so that no pool is started.
 web_runs_app () {
-	case $TEST_WEB in apache-cgi | apache-fcgid) return 0 ;; esac
+	case $TEST_WEB in apache-cgi | apache-fcgid | apache-htaccess) return 0 ;; esac
 	return 1
 }
 
@@ -341,13 +342,15 @@ start_web () {
 	apache) start_apache proxy ;;
 	apache-cgi) start_apache cgi ;;
 	apache-fcgid) start_apache fcgid ;;
-	*) bail_out "TEST_WEB is nginx, apache, apache-cgi or apache-fcgid, not $TEST_WEB" ;;
+	apache-htaccess) start_apache htaccess ;;
+	*) bail_out "TEST_WEB is nginx, apache, apache-cgi, apache-fcgid or apache-htaccess, not $TEST_WEB" ;;
 	esac
 }
 
 # Starts a private Apache with the shipped apache/cms-fcgi-$1.conf (proxy: mod_proxy_fcgi to the
-# pool; cgi or fcgid: mod_cgi or mod_fcgid running $APP_BIN with $TRASH/cms.conf) on test_port 1,
-# and waits (at most 10 s) until GET /healthz answers 200 through it.
+# pool; cgi or fcgid: mod_cgi or mod_fcgid running $APP_BIN with $TRASH/cms.conf; htaccess: no
+# snippet, $TRASH/public_html with AllowOverride All) on test_port 1, and waits (at most 10 s)
+# until GET /healthz answers 200 through it.
 start_apache () {
 	local target=$APP_BIN
 	HTTP_PORT=$(test_port 1)
@@ -356,6 +359,7 @@ start_apache () {
 		[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
 		target=$APP_SOCKET
 	fi
+	[ "$1" != htaccess ] || target=$TRASH/public_html
 	svc_apache_conf "$TRASH/apache" "$HTTP_PORT" "$1" "$TOP" "$target" "$FILE_STORE_DIR" \
 		"$TRASH/cms.conf" 2>>"$TRASH/fixture.log" || bail_out "cannot write httpd.conf"
 	APACHE_PID=$(svc_apache_start "$TRASH/apache" 2>>"$TRASH/fixture.log") ||
