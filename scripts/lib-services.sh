@@ -455,31 +455,23 @@ svc_apache_conf () {
 	} >"$dir/httpd.conf"
 }
 
-# The command that runs apache2 in the foreground on $1/httpd.conf. Apache refuses `User root`
-# and, started as root, would switch to another user that cannot open a private checkout or the
-# pool's 0600 socket; so as root it starts as nobody keeping only CAP_DAC_OVERRIDE, which reaches
-# them as nginx's `user root` does. Otherwise it runs as the user who starts it.
-svc_apache_cmd () {
-	[ "$(id -u)" -ne 0 ] ||
-		printf '%s\n' setpriv --reuid=nobody --regid=nogroup --clear-groups \
-			--inh-caps=+dac_override --ambient-caps=+dac_override
-	printf '%s\n' "$(command -v apache2 || echo /usr/sbin/apache2)" -d "$1" -f "$1/httpd.conf"
-}
-
 # Starts Apache on the configuration written by svc_apache_conf in $1 and prints its PID once the
 # parent runs (startup errors go to $1/error.log). The PID is recorded in $1/apache2.pid, not in
-# Apache's own PidFile, which it finds already written otherwise and warns about.
+# Apache's own PidFile, which it finds already written otherwise and warns about. Apache refuses
+# `User root` and, started as root, would switch to a user that cannot open a private checkout or
+# the pool's 0600 socket; so as root it starts as nobody keeping only CAP_DAC_OVERRIDE, which
+# reaches them as nginx's `user root` does. Otherwise it runs as the user who starts it.
 svc_apache_start () {
 	local dir=$1 pid
-	# shellcheck disable=SC2046 # one word a line, none with blanks
-	$(svc_apache_cmd "$dir") -t >>"$dir/error.log" 2>&1 || {
+	set -- "$(command -v apache2 || echo /usr/sbin/apache2)" -d "$dir" -f "$dir/httpd.conf"
+	[ "$(id -u)" -ne 0 ] || set -- setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		--inh-caps=+dac_override --ambient-caps=+dac_override "$@"
+	"$@" -t >>"$dir/error.log" 2>&1 || {
 		echo "apache2 rejects $dir/httpd.conf:" >&2
 		tail -n 5 "$dir/error.log" >&2
 		return 1
 	}
-	# shellcheck disable=SC2046
-	pid=$(svc_spawn "$dir/apache2.pid" "$dir/error.log" $(svc_apache_cmd "$dir") -DFOREGROUND) ||
-		return 1
+	pid=$(svc_spawn "$dir/apache2.pid" "$dir/error.log" "$@" -DFOREGROUND) || return 1
 	echo "$pid"
 }
 

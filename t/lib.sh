@@ -256,7 +256,7 @@ restart_db () {
 
 # A MariaDB account with a password and the rights of make run's `cms` on the test database, as
 # a hosting provider gives one: a binary run by an Apache started as root runs as nobody (see
-# svc_apache_cmd), whom the admin account's unix_socket authentication does not let in. Sets
+# svc_apache_start), whom the admin account's unix_socket authentication does not let in. Sets
 # DB_ACCOUNT and DB_ACCOUNT_PASSWORD; the account is dropped with the database.
 _db_password_account () {
 	DB_ACCOUNT=$DB_NAME
