@@ -1,7 +1,12 @@
 # Test library for the black-box tests t/NNNN-name.t: TAP output, a trash directory per file,
-# fixtures (MariaDB, the FastCGI pool, nginx with the shipped config) on loopback ports derived
-# from the file's number, HTTP and assertion helpers. Sourced by each t/*.t; POSIX sh plus `local`.
-# Everything started here is stopped at exit by recorded PID, in reverse order.
+# fixtures (MariaDB, the FastCGI pool, nginx or Apache with the shipped config) on loopback ports
+# derived from the file's number, HTTP and assertion helpers. Sourced by each t/*.t; POSIX sh plus
+# `local`. Everything started here is stopped at exit by recorded PID, in reverse order.
+#
+# TEST_WEB chooses the front of start_web: nginx (the default), apache (mod_proxy_fcgi to the
+# pool), apache-cgi (mod_cgi runs the binary per request), apache-fcgid (mod_fcgid runs it as
+# workers of its own) or apache-htaccess (a shared host's Apache serving $TRASH/public_html,
+# which the test file fills first); with the last three start_app starts no pool.
 
 TEST_NAME=$(basename "$0" .t)
 TEST_NUMBER=$(expr "$TEST_NAME" : '\([0-9]*\)')
@@ -30,6 +35,9 @@ DB_PID=
 DB_SHARED=
 POOL_PID=
 NGINX_PID=
+APACHE_PID=
+DB_ACCOUNT=
+TEST_WEB=${TEST_WEB:-nginx}
 FILE_STORE_DIR=
 SOCK_DIR=
 
@@ -99,6 +107,15 @@ test_done () {
 		svc_nginx_stop "$TRASH/nginx" 2>>"$TRASH/fixture.log"
 		NGINX_PID=
 	fi
+	if [ -n "$APACHE_PID" ]; then
+		svc_apache_stop "$TRASH/apache" 2>>"$TRASH/fixture.log"
+		APACHE_PID=
+		if web_runs_app && [ -z "$app_errors_allowed" ]; then
+			test_expect_success "app log of the processes $TEST_WEB ran has no error: lines" '
+				! grep -n "error:" app.log
+			'
+		fi
+	fi
 	if [ -n "$POOL_PID" ]; then
 		test_expect_success 'the FastCGI pool stops on TERM without a KILL' '
 			svc_pool_stop "$TRASH/pool.pid"
@@ -122,6 +139,11 @@ test_done () {
 			! grep -nE "\[(alert|crit|emerg)\]" nginx/error.log
 		'
 	fi
+	if [ -e "$TRASH/apache/httpd.conf" ]; then
+		test_expect_success 'apache error.log has no alert, crit or emerg lines' '
+			! grep -nE ":(alert|crit|emerg)\]" apache/error.log
+		'
+	fi
 	echo "1..$test_count"
 	if [ "$test_failed" -gt 0 ]; then
 		echo "$test_failed of $test_count failed; files kept in $TRASH" | say_diag
@@ -137,14 +159,25 @@ test_atexit () {
 	_atexit="$1${_atexit:+; $_atexit}"
 }
 
+# True when the front TEST_WEB names runs the binary itself, so that no pool is started.
+web_runs_app () {
+	case $TEST_WEB in apache-cgi | apache-fcgid | apache-htaccess) return 0 ;; esac
+	return 1
+}
+
 # Each stop is a no-op when its PID file names no live process of the right program, so this
 # also catches a fixture that bailed out half-started.
 _cleanup () {
 	[ -z "${_atexit:-}" ] || (cd "$TOP" && eval "$_atexit") >>"$TRASH/fixture.log" 2>&1
 	svc_nginx_stop "$TRASH/nginx"
+	# start_apache's, and any a test file started in a directory of its own next to it.
+	for _d in "$TRASH"/apache*; do
+		svc_apache_stop "$_d"
+	done
 	svc_pool_stop "$TRASH/pool.pid"
 	if [ -n "$DB_SHARED" ]; then
 		svc_sql "$DB_SOCKET" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
+		[ -z "$DB_ACCOUNT" ] || svc_sql "$DB_SOCKET" -e "DROP USER IF EXISTS '$DB_ACCOUNT'@'localhost'"
 	else
 		svc_db_stop "${DB_SOCKET:-}" "$TRASH/db/db.pid"
 	fi
@@ -236,20 +269,39 @@ restart_db () {
 	_start_private_db
 }
 
+# A MariaDB account with a password and the rights of make run's `cms` on the test database, as
+# a hosting provider gives one: a binary run by an Apache started as root runs as nobody (see
+# svc_apache_start), whom the admin account's unix_socket authentication does not let in. Sets
+# DB_ACCOUNT and DB_ACCOUNT_PASSWORD; the account is dropped with the database.
+_db_password_account () {
+	DB_ACCOUNT=$DB_NAME
+	DB_ACCOUNT_PASSWORD=$(svc_random_alnum 24)
+	svc_sql "$DB_SOCKET" -e "CREATE USER '$DB_ACCOUNT'@'localhost' IDENTIFIED BY '$DB_ACCOUNT_PASSWORD';
+		GRANT SELECT, INSERT, UPDATE, DELETE ON \`$DB_NAME\`.* TO '$DB_ACCOUNT'@'localhost'" \
+		2>>"$TRASH/fixture.log" || bail_out "cannot create the database account $DB_ACCOUNT"
+}
+
 # Writes $TRASH/cms.conf (test defaults, each replaced by a key=value argument of the same key)
-# and starts the pool (cms-fcgi --supervise under spawn-fcgi) on the unix socket $APP_SOCKET.
-# Readiness is checked by start_nginx, through nginx.
-# Uploads go to FILE_STORE_DIR ($TRASH/assets unless given), which nginx serves at /assets/.
+# and starts the pool (cms-fcgi --supervise under spawn-fcgi) on the unix socket $APP_SOCKET;
+# when the front runs the binary (web_runs_app), no pool and a password database account.
+# Readiness is checked by start_web, through the front.
+# Uploads go to FILE_STORE_DIR ($TRASH/assets unless given), which the front serves at /assets/.
 start_app () {
 	local kv key conf=$TRASH/cms.conf workers
 	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
 	[ -n "${DB_NAME:-}" ] || bail_out "start_app needs start_db first"
 	set_socket_path APP_SOCKET pool.sock
+	! web_runs_app || _db_password_account
 	{
 		echo "# written by t/lib.sh start_app"
 		echo "workers = 2"
 		echo "db_socket = $DB_SOCKET"
-		echo "db_user = $svc_db_admin"
+		if [ -n "$DB_ACCOUNT" ]; then
+			echo "db_user = $DB_ACCOUNT"
+			echo "db_password = $DB_ACCOUNT_PASSWORD"
+		else
+			echo "db_user = $svc_db_admin"
+		fi
 		echo "db_name = $DB_NAME"
 		echo "jwt_secret = $(svc_random_hex 32)"
 		echo "log_file = $TRASH/app.log"
@@ -271,6 +323,7 @@ start_app () {
 	FILE_STORE_DIR=$("$APP_BIN" -c "$conf" --get file_store_dir 2>>"$TRASH/fixture.log") ||
 		bail_out "cannot read file_store_dir from cms.conf"
 	case $FILE_STORE_DIR in /*) ;; *) FILE_STORE_DIR=$TRASH/$FILE_STORE_DIR ;; esac
+	! web_runs_app || return 0
 	app_started=1
 	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_SOCKET" "$workers" "$TRASH/app.log" "$TRASH" \
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
@@ -295,6 +348,46 @@ start_nginx () {
 			tail -n 5 "$TRASH/nginx/error.log"
 		} >>"$TRASH/fixture.log"
 		bail_out "GET /healthz through nginx did not answer 200"
+	}
+}
+
+# Starts the front TEST_WEB names on test_port 1 (see start_nginx and start_apache).
+start_web () {
+	case $TEST_WEB in
+	nginx) start_nginx ;;
+	apache) start_apache proxy ;;
+	apache-cgi) start_apache cgi ;;
+	apache-fcgid) start_apache fcgid ;;
+	apache-htaccess) start_apache htaccess ;;
+	*) bail_out "TEST_WEB is nginx, apache, apache-cgi, apache-fcgid or apache-htaccess, not $TEST_WEB" ;;
+	esac
+}
+
+# Starts a private Apache with the shipped apache/cms-fcgi-$1.conf (proxy: mod_proxy_fcgi to the
+# pool; cgi or fcgid: mod_cgi or mod_fcgid running $APP_BIN with $TRASH/cms.conf; htaccess: no
+# snippet, $TRASH/public_html with AllowOverride All) on test_port 1, and waits (at most 10 s)
+# until GET /healthz answers 200 through it.
+start_apache () {
+	local target=$APP_BIN
+	HTTP_PORT=$(test_port 1)
+	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
+	if [ "$1" = proxy ]; then
+		[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
+		target=$APP_SOCKET
+	fi
+	[ "$1" != htaccess ] || target=$TRASH/public_html
+	svc_apache_conf "$TRASH/apache" "$HTTP_PORT" "$1" "$TOP" "$target" "$FILE_STORE_DIR" \
+		"$TRASH/cms.conf" 2>>"$TRASH/fixture.log" || bail_out "cannot write httpd.conf"
+	APACHE_PID=$(svc_apache_start "$TRASH/apache" 2>>"$TRASH/fixture.log") ||
+		bail_out "apache2 did not start"
+	svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 100 "$APACHE_PID" 2>>"$TRASH/fixture.log" || {
+		{
+			echo "--- app.log:"
+			tail -n 15 "$TRASH/app.log" 2>/dev/null
+			echo "--- apache/error.log:"
+			tail -n 5 "$TRASH/apache/error.log"
+		} >>"$TRASH/fixture.log"
+		bail_out "GET /healthz through apache did not answer 200"
 	}
 }
 
@@ -469,11 +562,13 @@ jwt_sign () {
 
 # ---- On source ----------------------------------------------------------------------------------
 
-for _tool in mariadbd mariadb-install-db mariadb nginx spawn-fcgi curl jq; do
+_tools="mariadbd mariadb-install-db mariadb nginx spawn-fcgi curl jq"
+case $TEST_WEB in apache*) _tools="$_tools apache2" ;; esac
+for _tool in $_tools; do
 	command -v "$_tool" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin:/sbin
 	command -v "$_tool" >/dev/null 2>&1 || skip_all "$_tool is not installed (scripts/install-deps)"
 done
-unset _tool
+unset _tool _tools
 
 rm -rf "$TRASH"
 mkdir -p "$TRASH" || bail_out "cannot create $TRASH"
