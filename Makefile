@@ -110,7 +110,7 @@ INSTALL = install
 # Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
 # is installed when there is one.
 SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql \
-	$(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
+	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket
 
 # Fills in the @name@ paths of man/, systemd/ and the logrotate snippet.
@@ -133,6 +133,7 @@ install: all
 		sed -e 's|^message_file *=.*|message_file = $(pkgdatadir)/code-message.properties|' \
 			-e 's|^file_store_dir *=.*|file_store_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/assets|' \
 			-e 's|^log_file *=.*|log_file = $(LOCALSTATEDIR)/log/cms-fcgi/cms-fcgi.log|' \
+			-e 's|^sql_dir *=.*|sql_dir = $(pkgdatadir)/sql|' \
 			conf/cms.conf.example; \
 		} >$(DESTDIR)$(pkgconfdir)/cms.conf.new && \
 		chmod 640 $(DESTDIR)$(pkgconfdir)/cms.conf.new && \

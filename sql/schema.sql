@@ -1,5 +1,7 @@
 -- cms-fcgi schema: the Lin CMS tables (lincms-survey.md §5.1) and the book table, for MariaDB.
--- Idempotent. Soft delete is delete_time (NULL = live); times are kept by the database.
+-- Idempotent. What a fresh install loads: version 2, the schema sql/migrations/ brings an older
+-- database to (t/0505 checks that the two agree). Soft delete is delete_time (NULL = live); times
+-- are kept by the database.
 -- Live uniqueness: `live` is 1 for a live row and NULL for a deleted one; MariaDB treats NULLs as
 -- distinct in a unique key, so UNIQUE (name, live) binds live rows only and a deleted name can be
 -- reused. (Lin CMS's UNIQUE (name, delete_time) never fires, since live rows all have NULL there.)
@@ -138,3 +140,15 @@ CREATE TABLE IF NOT EXISTS cms_login_failure (
   KEY login_failure_address (address, create_time),
   KEY login_failure_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
+-- The schema version of this database: what `cms-fcgi --setup-db` upgrades from and the service
+-- checks at connect (src/schema.cpp). One row. Version 1, the first release, had no such table.
+CREATE TABLE IF NOT EXISTS cms_schema_version (
+  id tinyint unsigned NOT NULL DEFAULT 1 COMMENT 'always 1: one row',
+  version int unsigned NOT NULL,
+  update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+  PRIMARY KEY (id),
+  CONSTRAINT schema_version_one_row CHECK (id = 1)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
+INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 2);

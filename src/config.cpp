@@ -58,6 +58,7 @@ const Key k_keys[] = {
     CMS_LIST(cors_allowed_origins, "*"),
     CMS_TEXT(message_file, "conf/code-message.properties"),
     CMS_TEXT(log_file, ""),
+    CMS_TEXT(sql_dir, "sql"),
     CMS_TEXT(file_store_dir, "var/assets"),
     CMS_TEXT(file_public_url, "http://127.0.0.1:8080/assets/"),
     CMS_INT(file_single_limit, 2097152, 1, 67108864),

@@ -327,6 +327,24 @@ bool Connection::ping() {
     return false;
 }
 
+void Connection::run_script(const std::string &sql) {
+    ensure_connected();
+    mark_written();
+    if (mysql_set_server_option(mysql_, MYSQL_OPTION_MULTI_STATEMENTS_ON) != 0)
+        fail("cannot allow several statements");
+    // Every result must be read before the next statement's error is seen.
+    int rc = mysql_real_query(mysql_, sql.data(), sql.size());
+    while (rc == 0) {
+        if (MYSQL_RES *result = mysql_store_result(mysql_))
+            mysql_free_result(result);
+        rc = mysql_next_result(mysql_);
+    }
+    if (rc > 0)
+        fail("cannot run the script");
+    if (mysql_set_server_option(mysql_, MYSQL_OPTION_MULTI_STATEMENTS_OFF) != 0)
+        fail("cannot forbid several statements again");
+}
+
 Statement &Connection::statement(const char *sql) {
     ensure_connected();
     auto it = statements_.find(sql);

@@ -114,6 +114,10 @@ class Connection {
     // Runs after every successful (re)connect, e.g. to register permissions.
     void on_connect(std::function<void(Connection &)> hook) { on_connect_ = std::move(hook); }
 
+    // Runs a script of several statements (an SQL file of sql/) as the server reads it; stops at
+    // the first failing statement and throws DbError. Not for requests: no parameters, no cache.
+    void run_script(const std::string &sql);
+
     // Whether anything may have been written during the current request (no safe retry then).
     bool wrote() const { return wrote_; }
     void mark_written() { wrote_ = true; }
@@ -169,6 +173,13 @@ class Transaction {
   private:
     Connection &conn_;
     bool done_ = false;
+};
+
+// A database whose schema is not the version this binary needs: unusable until an operator
+// upgrades it, so requests get 503, as for a database that is down.
+class WrongSchema : public DbError {
+  public:
+    explicit WrongSchema(const std::string &what) : DbError(what, 0, false) {}
 };
 
 // text for a LIKE pattern that matches it literally: %, _ and the escape character \ are escaped

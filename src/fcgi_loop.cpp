@@ -83,9 +83,11 @@ Response error_response(Service &svc, const Request &req, const ApiError &error)
     return res;
 }
 
-// Lock waits and deadlocks are transient like an unreachable server: 503, try again.
+// Lock waits and deadlocks are transient like an unreachable server: 503, try again. So is a
+// schema of another version: the service is unavailable until the operator upgrades it.
 bool is_transient(const db::DbError &e) {
-    return e.lost() || e.errnum == ER_LOCK_WAIT_TIMEOUT || e.errnum == ER_LOCK_DEADLOCK;
+    return e.lost() || e.errnum == ER_LOCK_WAIT_TIMEOUT || e.errnum == ER_LOCK_DEADLOCK ||
+           dynamic_cast<const db::WrongSchema *>(&e) != nullptr;
 }
 
 // A deadlock (or a Galera certification failure, reported the same way) rolled the transaction

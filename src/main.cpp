@@ -24,6 +24,8 @@
 #include "password.h"
 #include "permission_store.h"
 #include "router.h"
+#include "schema.h"
+#include "setup_db.h"
 #include "supervisor.h"
 #include "worker.h"
 
@@ -33,12 +35,14 @@ constexpr int k_listen_backlog = 1024;
 
 void usage() {
     std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
+               "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
                "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
-               "  --get KEY      print the effective value of a config key, then exit\n",
+               "  --get KEY      print the effective value of a config key, then exit\n"
+               "  --setup-db     create the schema in an empty database or upgrade it, then exit\n",
                stderr);
 }
 
@@ -92,9 +96,10 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
         cms::db::Connection db(config, &health);
         const std::vector<cms::Permission> declared =
             cms::declared_permissions(cms::route_table());
-        // Registered on every (re)connect: idempotent, and a database that was down at start-up
-        // gets its permissions as soon as it is back.
-        db.on_connect([&declared](cms::db::Connection &conn) {
+        // Checked and registered on every (re)connect: idempotent, and a database that was down
+        // at start-up is checked and gets its permissions as soon as it is back.
+        db.on_connect([&declared, &config](cms::db::Connection &conn) {
+            cms::schema::check_version(conn, config.db_name);
             cms::PermissionStore(conn).register_declared(declared);
         });
         try {
@@ -134,8 +139,29 @@ std::string own_path(const char *argv0) {
     return link;
 }
 
+// A database that answers with another schema version stops start-up; one that does not answer
+// yet is the workers' business (503 until it does, then the same check at connect).
+void check_schema_at_start(const cms::Config &config) {
+    if (mysql_library_init(0, nullptr, nullptr) != 0)
+        throw std::runtime_error("cannot initialise the MariaDB client library");
+    {
+        cms::db::Connection db(config);
+        bool reachable = true;
+        try {
+            db.ensure_connected();
+        } catch (const cms::db::DbError &) {
+            reachable = false;
+        }
+        if (reachable)
+            cms::schema::check_version(db, config.db_name);
+    }
+    mysql_library_end();
+}
+
 int serve(const cms::Config &config, const cms::Messages &messages, bool supervise, char **argv) {
     int listen_fd = listening_socket(config.listen);
+    if (listen_fd >= 0)
+        check_schema_at_start(config);
     if (!supervise)
         return run_worker_process(config, messages, listen_fd, nullptr);
     if (listen_fd < 0)
@@ -158,6 +184,7 @@ int main(int argc, char **argv) {
     std::string get_key;
     bool test_only = false;
     bool supervise = false;
+    bool setup_db = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -169,6 +196,8 @@ int main(int argc, char **argv) {
             get_key = argv[++i];
         } else if (arg == "--supervise") {
             supervise = true;
+        } else if (arg == "--setup-db") {
+            setup_db = true;
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -184,6 +213,13 @@ int main(int argc, char **argv) {
         cms::Config config = cms::load_config(config_path);
         if (!get_key.empty()) {
             std::printf("%s\n", cms::config_value(config, get_key).c_str());
+            return 0;
+        }
+        if (setup_db) {
+            if (mysql_library_init(0, nullptr, nullptr) != 0)
+                throw std::runtime_error("cannot initialise the MariaDB client library");
+            cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
+            mysql_library_end();
             return 0;
         }
         if (listen.empty())
@@ -204,7 +240,8 @@ int main(int argc, char **argv) {
     } catch (const std::runtime_error &e) {
         std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
-        if (!test_only && get_key.empty() && listen.empty() && !supervise && FCGX_IsCGI())
+        if (!test_only && get_key.empty() && !setup_db && listen.empty() && !supervise &&
+            FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;
     }

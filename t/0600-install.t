@@ -20,7 +20,7 @@ expected_files () {
 			/usr/lib/systemd/system/cms-fcgi-activated.service \
 			/usr/share/cms-fcgi/sql/schema.sql /usr/share/cms-fcgi/sql/seed.sql
 		(cd "$TOP/conf" && ls code-message*.properties) | sed "s|^|/usr/share/cms-fcgi/|"
-		(cd "$TOP" && find nginx sql/migrate -type f) | sed "s|^|/usr/share/cms-fcgi/|"
+		(cd "$TOP" && find nginx sql/migrate sql/migrations -type f) | sed "s|^|/usr/share/cms-fcgi/|"
 		[ ! -d "$TOP/apache" ] || (cd "$TOP" && find apache -type f) | sed "s|^|/usr/share/cms-fcgi/|"
 	} | sort
 }
@@ -56,6 +56,12 @@ test_expect_success 'the first cms.conf names the installed message table, /var/
 	test "$("$APP_BIN" -c "$conf" --get message_file)" = /usr/share/cms-fcgi/code-message.properties &&
 	test "$("$APP_BIN" -c "$conf" --get file_store_dir)" = /var/lib/cms-fcgi/assets &&
 	test "$("$APP_BIN" -c "$conf" --get log_file)" = /var/log/cms-fcgi/cms-fcgi.log
+'
+
+test_expect_success 'the first cms.conf names the installed sql/ that --setup-db reads' '
+	conf=$X/etc/cms-fcgi/cms.conf &&
+	test "$("$APP_BIN" -c "$conf" --get sql_dir)" = /usr/share/cms-fcgi/sql &&
+	test -s "$X/usr/share/cms-fcgi/sql/migrations/0002-login-failure-by-address.sql"
 '
 
 test_expect_success 'the first cms.conf passes -t with a secret from the environment' '

@@ -77,6 +77,16 @@ CREATE TABLE IF NOT EXISTS cms_login_failure (
   KEY login_failure_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
+-- The schema version this script converts to (sql/schema.sql records the same), so that
+-- `cms-fcgi --setup-db` and the service know the converted database.
+CREATE TABLE IF NOT EXISTS cms_schema_version (
+  id tinyint unsigned NOT NULL DEFAULT 1 COMMENT 'always 1: one row',
+  version int unsigned NOT NULL,
+  update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+  PRIMARY KEY (id),
+  CONSTRAINT schema_version_one_row CHECK (id = 1)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
 -- 3. Data the DDL of step 4 needs, in one transaction. Flask leaves create_time and update_time
 --    nullable. Spring Boot marks a deleted row with is_deleted = 1 only, Flask with both
 --    columns; the deletion time is kept when there is one, otherwise the row's last update
@@ -369,3 +379,6 @@ ALTER TABLE lin_log
     ADD KEY IF NOT EXISTS log_create_time (create_time),
     ADD KEY IF NOT EXISTS log_username (username);
 ALTER TABLE lin_file ADD UNIQUE KEY IF NOT EXISTS md5_live (md5, live);
+
+-- 7. Done: the database is at the version of sql/schema.sql.
+INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 2);

@@ -1,0 +1,48 @@
+// Schema versions: the one this binary needs, which one a database has (by its recorded version,
+// or by its tables for the first release, which recorded none), and the migrations between them.
+// The decisions only; the SQL is in schema_store, the --setup-db command in setup_db.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cms {
+
+namespace db {
+class Connection;
+}
+
+namespace schema {
+
+// The version of sql/schema.sql, and the only one the service runs on.
+constexpr int64_t k_version = 2;
+
+// What a database is, judged by its tables and the row of cms_schema_version.
+struct State {
+    enum class Kind { empty, known, unknown } kind = Kind::unknown;
+    int64_t version = 0; // when known (may be newer than k_version)
+    std::string reason;  // when unknown: what is not ours
+};
+
+// Judges a database holding tables (any order) whose cms_schema_version row says recorded.
+State recognise(const std::vector<std::string> &tables, std::optional<int64_t> recorded);
+
+// One file of sql/migrations/: NNNN-what.sql takes a database from version NNNN - 1 to NNNN.
+struct Migration {
+    int64_t version = 0;
+    std::string file;
+};
+
+// The migrations among files (names in sql/migrations/) that take a database from version from to
+// version to, in order. Throws std::runtime_error when one is missing or given twice, or when
+// files go beyond to (they belong to a newer cms-fcgi). Names that are not NNNN-*.sql are ignored.
+std::vector<Migration> plan(const std::vector<std::string> &files, int64_t from, int64_t to);
+
+// Throws db::WrongSchema, naming both versions and the upgrade command, unless the database of
+// conn (named db_name) is at k_version. Run at every connect of the service.
+void check_version(db::Connection &conn, const std::string &db_name);
+
+} // namespace schema
+} // namespace cms

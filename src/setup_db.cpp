@@ -1,0 +1,145 @@
+// The --setup-db command: reads sql_dir, talks to the database through SchemaStore and
+// UserStore, and leaves every decision about versions to schema.cpp.
+#include "setup_db.h"
+
+#include <dirent.h>
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "db.h"
+#include "password.h"
+#include "schema.h"
+#include "schema_store.h"
+#include "user_store.h"
+
+namespace cms {
+
+namespace {
+
+constexpr int64_t k_root_user_id = 1;
+constexpr size_t k_generated_password_length = 16;
+
+std::string read_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot read '" + path + "' (is sql_dir right?)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> directory_names(const std::string &path) {
+    DIR *dir = opendir(path.c_str());
+    if (dir == nullptr)
+        throw std::runtime_error("cannot read directory '" + path + "' (is sql_dir right?)");
+    std::vector<std::string> names;
+    while (const dirent *entry = readdir(dir))
+        names.push_back(entry->d_name);
+    closedir(dir);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Letters and digits, without the ones easily misread (0 O 1 l I).
+std::string generated_password() {
+    static const char k_alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    unsigned char bytes[k_generated_password_length];
+    if (RAND_bytes(bytes, sizeof bytes) != 1)
+        throw std::runtime_error("RAND_bytes failed for a password");
+    std::string password;
+    for (unsigned char b : bytes)
+        password += k_alphabet[b % (sizeof k_alphabet - 1)];
+    return password;
+}
+
+void create(const Config &config, db::Connection &conn, std::istream &in, bool in_is_terminal,
+            std::FILE *out) {
+    std::fprintf(out, "database '%s' is empty: creating schema version %lld\n",
+                 config.db_name.c_str(), static_cast<long long>(schema::k_version));
+    // Read before anything is written: a password that cannot be read leaves the database empty.
+    std::string password;
+    if (!in_is_terminal)
+        std::getline(in, password);
+    bool generated = password.empty();
+    if (generated)
+        password = generated_password();
+    std::string hash = password::hash(password);
+    for (const char *file : {"schema.sql", "seed.sql"}) {
+        std::string path = config.sql_dir + "/" + file;
+        conn.run_script(read_file(path));
+        std::fprintf(out, "ran %s\n", path.c_str());
+    }
+    // schema.sql of another release would make a database the service refuses at once.
+    std::optional<int64_t> created = SchemaStore(conn).recorded_version();
+    if (created != schema::k_version)
+        throw std::runtime_error(config.sql_dir + "/schema.sql created schema version " +
+                                 std::to_string(created.value_or(0)) + ", this cms-fcgi needs " +
+                                 std::to_string(schema::k_version) +
+                                 ": install the sql/ of this release");
+    db::Transaction tx(conn);
+    if (!UserStore(conn).set_password(k_root_user_id, hash))
+        throw std::runtime_error("the seed has no live root user (id 1)");
+    tx.commit();
+    if (generated)
+        std::fprintf(out, "set root's password to a generated one: %s\n", password.c_str());
+    else
+        std::fprintf(out, "set root's password from standard input\n");
+}
+
+void upgrade(const Config &config, db::Connection &conn, int64_t from, std::FILE *out) {
+    std::string dir = config.sql_dir + "/migrations";
+    std::vector<schema::Migration> steps =
+        schema::plan(directory_names(dir), from, schema::k_version);
+    if (steps.empty()) {
+        std::fprintf(out, "database '%s' is at schema version %lld: nothing to do\n",
+                     config.db_name.c_str(), static_cast<long long>(from));
+        return;
+    }
+    std::fprintf(out, "database '%s' is at schema version %lld: upgrading to %lld\n",
+                 config.db_name.c_str(), static_cast<long long>(from),
+                 static_cast<long long>(schema::k_version));
+    for (const schema::Migration &step : steps) {
+        std::string path = dir + "/" + step.file;
+        conn.run_script(read_file(path));
+        // Recorded after each file: a later failure leaves the database at a known version.
+        SchemaStore(conn).record_version(step.version);
+        std::fprintf(out, "ran %s: now at version %lld\n", path.c_str(),
+                     static_cast<long long>(step.version));
+    }
+}
+
+} // namespace
+
+void setup_database(const Config &config, std::istream &in, bool in_is_terminal, std::FILE *out) {
+    db::Connection conn(config);
+    SchemaStore store(conn);
+    schema::State state = schema::recognise(store.tables(), store.recorded_version());
+    switch (state.kind) {
+    case schema::State::Kind::empty:
+        create(config, conn, in, in_is_terminal, out);
+        return;
+    case schema::State::Kind::unknown:
+        throw std::runtime_error("refusing to change database '" + config.db_name +
+                                 "': " + state.reason +
+                                 " (a Lin CMS backend's database is converted by sql/migrate "
+                                 "first: see its README.md)");
+    case schema::State::Kind::known:
+        break;
+    }
+    if (state.version > schema::k_version)
+        throw std::runtime_error("refusing to change database '" + config.db_name +
+                                 "': its schema version " + std::to_string(state.version) +
+                                 " is newer than this cms-fcgi knows (" +
+                                 std::to_string(schema::k_version) + ")");
+    upgrade(config, conn, state.version, out);
+}
+
+} // namespace cms
