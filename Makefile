@@ -23,7 +23,8 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db bench battery lint clean distclean install uninstall
+.PHONY: all deps check unit test run stop db bench battery lint clean distclean install uninstall \
+	fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
 
@@ -49,6 +50,29 @@ src/%.o: src/%.cpp config.mk
 t/unit/%.o: t/unit/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
 
+# libFuzzer harnesses (fuzz/*.cpp, see fuzz/README.md). They link the same library, compiled again
+# by clang with the fuzzer's coverage and ASan/UBSan into fuzz/build/, so the g++ build is untouched.
+FUZZ_CXX = clang++-14
+FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CXXFLAGS = -std=c++17 -Wall -Wextra -Wpedantic -Wshadow -g -O1 -fno-omit-frame-pointer \
+	$(FUZZ_SANITIZE) $(CPPFLAGS) -Isrc $(LIB_CFLAGS) -MMD -MP
+FUZZ_SRC = $(wildcard fuzz/*.cpp)
+FUZZ_BIN = $(FUZZ_SRC:fuzz/%.cpp=fuzz/build/%)
+FUZZ_LIB_OBJ = $(LIB_SRC:src/%.cpp=fuzz/build/src/%.o)
+FUZZ_LIB = fuzz/build/libcms.a
+FUZZ_SECONDS ?= 60
+
+fuzz/build/src/%.o: src/%.cpp config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+fuzz/build/%: fuzz/%.cpp $(FUZZ_LIB)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LIB_LIBS)
+
 # Every Debian package needed to build, run and test (a no-op when all are present).
 deps:
 	@scripts/install-deps
@@ -56,14 +80,15 @@ deps:
 # The README's test command: installs what is missing, builds, then every unit test and every
 # black-box test through prove.
 check: deps
-	$(MAKE) $(BIN) $(UNIT)
+	$(MAKE) $(BIN) $(UNIT) $(FUZZ_BIN)
 	scripts/check
 
 unit: $(UNIT)
 	$(UNIT)
 
-# Black-box tests only (make test T=t/0101-book-read.t for one file).
-test: $(BIN) $(UNIT)
+# Black-box tests only (make test T=t/0101-book-read.t for one file). The fuzz harnesses are built
+# only when the corpus replay (t/0009) is among the files.
+test: $(BIN) $(UNIT) $(if $(filter t/ t/0009%,$(or $(T),t/)),$(FUZZ_BIN))
 	$(PROVE) $(or $(T),t/)
 
 # The README's run command: installs what is missing, builds, then a private MariaDB under var/,
@@ -85,6 +110,16 @@ bench: $(BIN)
 # slow clients and restarts, against a private instance under battery/out/.
 battery: $(BIN)
 	battery/run
+
+# Each harness for FUZZ_SECONDS on its corpus (new inputs go to fuzz/build/corpus/, crashes to
+# fuzz/build/); fuzz-merge adds the new inputs that reach new code to the committed corpora.
+fuzz: $(FUZZ_BIN)
+	fuzz/run $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz-merge: $(FUZZ_BIN)
+	fuzz/merge $(FUZZ_BIN)
 
 # Rules of STYLE.md that grep can check.
 lint:
@@ -154,10 +189,14 @@ uninstall:
 	[ ! -d $(DESTDIR)$(pkgdatadir) ] || find $(DESTDIR)$(pkgdatadir) -depth -type d -empty -delete
 	[ ! -d $(DESTDIR)$(pkgconfdir) ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(pkgconfdir)
 
-clean:
+# The g++ build only (what SANITIZE=1 changes); clean also removes the fuzz harnesses' build.
+clean-gcc:
 	rm -f src/*.o src/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
+
+clean: clean-gcc
+	rm -rf fuzz/build
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure aclocal.m4 autom4te.cache
 
--include $(LIB_OBJ:.o=.d) src/main.d $(UNIT_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) src/main.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

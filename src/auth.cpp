@@ -19,25 +19,13 @@ namespace {
 
 constexpr const char *k_scope = "lin";
 
-// The token of "Bearer <token>"; 10012 when the header is missing, 10013 when malformed.
-std::string bearer_token(const Request &req) {
-    const std::string &header = req.authorization;
-    if (header.find_first_not_of(' ') == std::string::npos)
-        throw ApiError(401, Code::auth_header_missing);
-    size_t space = header.find(' ');
-    if (space == std::string::npos || header.compare(0, space, "Bearer") != 0 ||
-        header.find(' ', space + 1) != std::string::npos || space + 1 == header.size())
-        throw ApiError(401, Code::auth_header_malformed);
-    return header.substr(space + 1);
-}
-
 // The live user a token of type ("access" or "refresh") belongs to; expiry is checked before
 // the type, as Lin CMS does, so an expired access token at /refresh reports "refresh expired".
 Principal token_user(const Request &req, Ctx &ctx, const char *type) {
     bool refresh = std::string(type) == "refresh";
     Code bad = refresh ? Code::refresh_token_bad : Code::access_token_bad;
     Code expired = refresh ? Code::refresh_token_expired : Code::access_token_expired;
-    jwt::Decoded token = jwt::decode(bearer_token(req), ctx.jwt_key, now_seconds());
+    jwt::Decoded token = jwt::decode(bearer_token(req.authorization), ctx.jwt_key, now_seconds());
     if (token.verdict == jwt::Verdict::invalid)
         throw ApiError(401, bad);
     if (token.verdict == jwt::Verdict::expired)
@@ -52,6 +40,16 @@ Principal token_user(const Request &req, Ctx &ctx, const char *type) {
 }
 
 } // namespace
+
+std::string bearer_token(const std::string &header) {
+    if (header.find_first_not_of(' ') == std::string::npos)
+        throw ApiError(401, Code::auth_header_missing);
+    size_t space = header.find(' ');
+    if (space == std::string::npos || header.compare(0, space, "Bearer") != 0 ||
+        header.find(' ', space + 1) != std::string::npos || space + 1 == header.size())
+        throw ApiError(401, Code::auth_header_malformed);
+    return header.substr(space + 1);
+}
 
 int64_t now_seconds() { return static_cast<int64_t>(std::time(nullptr)); }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <json/json.h>
 
@@ -12,6 +13,10 @@ struct Ctx;
 struct Principal;
 struct Request;
 struct Route;
+
+// The token of an Authorization header "Bearer <token>"; throws ApiError 401 10012 when the
+// header is missing or blank, 10013 when it is malformed.
+std::string bearer_token(const std::string &header);
 
 // Checks route.access for req and sets ctx.user; throws ApiError 401 (token) or 403 (level).
 void authorize(const Route &route, const Request &req, Ctx &ctx);

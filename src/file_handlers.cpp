@@ -27,13 +27,6 @@ namespace cms {
 
 namespace {
 
-// A checked file part: its field name (echoed as `key`), its bytes and its extension.
-struct Upload {
-    std::string key;
-    std::string content;
-    std::string extension; // lower-case, with the dot
-};
-
 // cgicc reads the request through this: a POST whose body is req.body (read and capped already).
 class BodyInput : public cgicc::CgiInput {
   public:
@@ -124,7 +117,8 @@ std::string allowed_extension(const std::string &filename, const Config &config)
     throw ApiError(406, Code::file_extension);
 }
 
-// Every file part, checked against the configured limits before anything is stored.
+} // namespace
+
 std::vector<Upload> read_uploads(const Request &req, const Config &config) {
     std::vector<cgicc::FormFile> parts = file_parts(req);
     if (parts.empty())
@@ -142,6 +136,8 @@ std::vector<Upload> read_uploads(const Request &req, const Config &config) {
     }
     return uploads;
 }
+
+namespace {
 
 Json::Value file_json(const std::string &key, const StoredFile &file, const Config &config) {
     std::string base = config.file_public_url;
