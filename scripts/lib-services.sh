@@ -1,10 +1,18 @@
 # Shell functions that start and stop the private services of `make run` and of the tests
-# (MariaDB, the spawn-fcgi + multiwatch pool, nginx); sourced by scripts/run, scripts/stop,
-# scripts/check and t/lib.sh. POSIX sh plus `local`. Processes are found by recorded PID only.
+# (MariaDB, the spawn-fcgi + cms-fcgi --supervise pool, nginx, Apache); sourced by scripts/run,
+# scripts/stop, scripts/check, bench/run, battery/run and t/lib.sh. POSIX sh plus `local`.
+# Processes are found by recorded PID only.
 #
 # Conventions: functions return non-zero after printing one reason to stderr; waits are bounded
 # polls in 0.1 s steps ("tenths"); a daemon's PID file is written by svc_spawn before the exec, and
 # mariadbd and nginx then rewrite the same file with the same PID (they are exec'd in place).
+
+# Debian installs nginx, mariadbd, apache2 and spawn-fcgi in /usr/sbin, which is not on an ordinary
+# user's PATH (nor on that of a user with sudo).
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/sbin:/sbin ;;
+esac
 
 # A PID file's process, only when it is alive and its command name is $2 (so a stale file whose PID
 # was reused by another program is never signalled). Prints the PID.
