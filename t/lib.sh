@@ -340,15 +340,21 @@ start_nginx () {
 		bail_out "cannot write nginx.conf"
 	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
 		bail_out "nginx did not start"
-	svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 100 "$NGINX_PID" 2>>"$TRASH/fixture.log" || {
-		{
-			echo "--- app.log:"
-			tail -n 15 "$TRASH/app.log" 2>/dev/null
-			echo "--- nginx/error.log:"
-			tail -n 5 "$TRASH/nginx/error.log"
-		} >>"$TRASH/fixture.log"
-		bail_out "GET /healthz through nginx did not answer 200"
-	}
+	_wait_front nginx "$NGINX_PID"
+}
+
+# Waits (at most 10 s) until GET /healthz answers 200 through front $1 (process $2, its logs in
+# $TRASH/$1), or bails out with what the app and the front logged.
+_wait_front () {
+	svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 100 "$2" 2>>"$TRASH/fixture.log" &&
+		return 0
+	{
+		echo "--- app.log:"
+		tail -n 15 "$TRASH/app.log" 2>/dev/null
+		echo "--- $1/error.log:"
+		tail -n 5 "$TRASH/$1/error.log"
+	} >>"$TRASH/fixture.log"
+	bail_out "GET /healthz through $1 did not answer 200"
 }
 
 # Starts the front TEST_WEB names on test_port 1 (see start_nginx and start_apache).
@@ -380,15 +386,7 @@ start_apache () {
 		"$TRASH/cms.conf" 2>>"$TRASH/fixture.log" || bail_out "cannot write httpd.conf"
 	APACHE_PID=$(svc_apache_start "$TRASH/apache" 2>>"$TRASH/fixture.log") ||
 		bail_out "apache2 did not start"
-	svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 100 "$APACHE_PID" 2>>"$TRASH/fixture.log" || {
-		{
-			echo "--- app.log:"
-			tail -n 15 "$TRASH/app.log" 2>/dev/null
-			echo "--- apache/error.log:"
-			tail -n 5 "$TRASH/apache/error.log"
-		} >>"$TRASH/fixture.log"
-		bail_out "GET /healthz through apache did not answer 200"
-	}
+	_wait_front apache "$APACHE_PID"
 }
 
 # PIDs of the pool's workers (children of its master), sorted, space-separated.
