@@ -3,14 +3,14 @@ test_description='make run as an ordinary user whose PATH lacks /usr/sbin: the s
 . "$(dirname "$0")/lib.sh"
 
 # As root, the run is a throwaway user's, in a home of its own under /tmp; otherwise it is this
-# user's. Either way the PATH is an ordinary Debian user's, and the checkout is a copy the user owns.
+# user's. Either way the PATH is an ordinary Debian user's, and the checkout is a copy in a private
+# (0700) directory the user owns, as a clone in a home directory is.
 HTTP_PORT=$(test_port 2)
 if [ "$(id -u)" -eq 0 ]; then
 	command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1 ||
 		skip_all "useradd and runuser are needed to run as a throwaway user"
 	RUN_USER=cmst$$
 	RUN_HOME=$(mktemp -d /tmp/cms-user.XXXXXX) || bail_out "mktemp failed"
-	chmod 755 "$RUN_HOME"
 	useradd --no-create-home --home-dir "$RUN_HOME" --shell /bin/sh "$RUN_USER" ||
 		bail_out "useradd $RUN_USER failed"
 	test_atexit "userdel $RUN_USER; rm -rf $RUN_HOME"
@@ -49,15 +49,16 @@ test_expect_success 'root logs in through it' '
 	remember root "$ROOT_PASSWORD"
 '
 
-test_expect_success 'an upload is stored and nginx, running as that user, serves it at /assets/' '
+test_expect_success 'a 1 MiB upload (nginx buffers it to disk) is stored, and nginx serves it at /assets/' '
+	test "$(stat -c %a "$RUN_HOME")" = 700 &&
 	as root &&
-	printf "\211PNG\r\n\032\nuser-run" >tiny.png &&
-	http POST /cms/file "" -F "file=@tiny.png" &&
+	{ printf "\211PNG\r\n\032\n"; head -c 1048576 /dev/urandom; } >big.png &&
+	http POST /cms/file "" -F "file=@big.png" &&
 	expect_status 200 &&
 	url=$(jq -r ".[0].url" body) &&
 	curl --silent --max-time 5 --output served.png --write-out "%{http_code}\n" "$url" >served.status &&
 	test "$(cat served.status)" = 200 &&
-	cmp tiny.png served.png
+	cmp big.png served.png
 '
 
 test_expect_success 'scripts/stop stops what it started' '
