@@ -36,6 +36,11 @@ test_expect_success 'an AddressSanitizer report fails' '
 	grep -q "^not ok .*sanitizer report" asan.out
 '
 
+test_expect_success 'an ASan warning that an allocation failed is no report (libfcgi then aborts)' '
+	fake warning "==123==WARNING: AddressSanitizer failed to allocate 0xffffffff80000002 bytes" &&
+	test "$(cat warning.rc)" = 0
+'
+
 test_expect_success 'a UBSan report fails even where app errors are allowed' '
 	fake ubsan "src/db.cpp:12:5: runtime error: signed integer overflow" allow_app_errors &&
 	test "$(cat ubsan.rc)" = 1 &&
