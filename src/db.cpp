@@ -31,6 +31,25 @@ constexpr auto k_stale_failure = std::chrono::milliseconds(1000);
 
 bool stale_failure(std::chrono::steady_clock::duration took) { return took < k_stale_failure; }
 
+bool connect_configured(MYSQL *mysql, const Config &config) {
+    unsigned connect_timeout = static_cast<unsigned>(config.db_connect_timeout);
+    unsigned read_timeout = static_cast<unsigned>(config.db_read_timeout);
+    unsigned write_timeout = static_cast<unsigned>(config.db_write_timeout);
+    my_bool off = 0, on = 1;
+    mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
+    mysql_optionsv(mysql, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
+    mysql_optionsv(mysql, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
+    mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &off);
+    mysql_optionsv(mysql, MYSQL_REPORT_DATA_TRUNCATION, &on);
+    mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    mysql_optionsv(mysql, MYSQL_INIT_COMMAND, k_init_command);
+    const char *socket = config.db_socket.empty() ? nullptr : config.db_socket.c_str();
+    return mysql_real_connect(mysql, config.db_host.c_str(), config.db_user.c_str(),
+                              config.db_password.c_str(), config.db_name.c_str(),
+                              static_cast<unsigned>(config.db_port), socket,
+                              CLIENT_FOUND_ROWS) != nullptr;
+}
+
 std::string like_literal(std::string_view text) {
     std::string out;
     out.reserve(text.size());
@@ -272,22 +291,7 @@ void Connection::ensure_connected() {
     mysql_ = mysql_init(nullptr);
     if (mysql_ == nullptr)
         throw DbError("cannot allocate a MariaDB connection", CR_OUT_OF_MEMORY, true);
-    unsigned connect_timeout = static_cast<unsigned>(config_.db_connect_timeout);
-    unsigned read_timeout = static_cast<unsigned>(config_.db_read_timeout);
-    unsigned write_timeout = static_cast<unsigned>(config_.db_write_timeout);
-    my_bool off = 0, on = 1;
-    mysql_optionsv(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
-    mysql_optionsv(mysql_, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
-    mysql_optionsv(mysql_, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
-    mysql_optionsv(mysql_, MYSQL_OPT_RECONNECT, &off);
-    mysql_optionsv(mysql_, MYSQL_REPORT_DATA_TRUNCATION, &on);
-    mysql_optionsv(mysql_, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-    mysql_optionsv(mysql_, MYSQL_INIT_COMMAND, k_init_command);
-    const char *socket = config_.db_socket.empty() ? nullptr : config_.db_socket.c_str();
-    if (mysql_real_connect(mysql_, config_.db_host.c_str(), config_.db_user.c_str(),
-                           config_.db_password.c_str(), config_.db_name.c_str(),
-                           static_cast<unsigned>(config_.db_port), socket,
-                           CLIENT_FOUND_ROWS) == nullptr) {
+    if (!connect_configured(mysql_, config_)) {
         std::string text = std::string("cannot connect to database '") + config_.db_name +
                            "': " + mysql_error(mysql_);
         unsigned errnum = mysql_errno(mysql_);

@@ -186,6 +186,11 @@ class WrongSchema : public DbError {
 // (the statement must say ESCAPE '\\').
 std::string like_literal(std::string_view text);
 
+// Sets the options of every connection of ours on mysql (timeouts, no automatic reconnect,
+// utf8mb4, strict mode) and connects it to the configured database; false on failure, with
+// mysql_error(mysql) saying why.
+bool connect_configured(MYSQL *mysql, const Config &config);
+
 // Whether errnum means the server is unreachable (as opposed to a bad statement).
 bool is_connection_error(unsigned errnum);
 

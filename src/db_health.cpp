@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "config.h"
+#include "db.h"
 #include "log.h"
 
 namespace cms {
@@ -70,16 +71,7 @@ bool DbHealth::probe_once() const {
     MYSQL *mysql = mysql_init(nullptr);
     bool ok = false;
     if (mysql != nullptr) {
-        unsigned connect_timeout = static_cast<unsigned>(config_.db_connect_timeout);
-        unsigned read_timeout = static_cast<unsigned>(config_.db_read_timeout);
-        mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
-        mysql_optionsv(mysql, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
-        mysql_optionsv(mysql, MYSQL_OPT_WRITE_TIMEOUT, &read_timeout);
-        const char *socket = config_.db_socket.empty() ? nullptr : config_.db_socket.c_str();
-        ok = mysql_real_connect(mysql, config_.db_host.c_str(), config_.db_user.c_str(),
-                                config_.db_password.c_str(), config_.db_name.c_str(),
-                                static_cast<unsigned>(config_.db_port), socket, 0) != nullptr &&
-             mysql_ping(mysql) == 0;
+        ok = db::connect_configured(mysql, config_) && mysql_ping(mysql) == 0;
         mysql_close(mysql);
     }
     mysql_thread_end();
