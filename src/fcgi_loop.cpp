@@ -3,7 +3,6 @@
 #include "fcgi_loop.h"
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -107,6 +106,11 @@ std::string log_safe(const std::string &value) {
         value, [](unsigned char c) { return c <= 0x20 || c >= 0x7F || c == '%' || c == '"'; });
 }
 
+// " [METHOD path]", what an error log line says of its request.
+std::string log_tag(const Request &req) {
+    return " [" + log_safe(req.method) + " " + log_safe(req.path) + "]";
+}
+
 // Dispatches and turns every failure into an envelope. The body is read once, so a request can
 // run again: once on a fresh connection when a stale one was lost before anything was written,
 // and a few times after a deadlock that left nothing committed.
@@ -121,7 +125,7 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
         } catch (const ApiError &e) {
             return error_response(svc, req, e);
         } catch (const db::DbError &e) {
-            std::string where = " [" + log_safe(req.method) + " " + log_safe(req.path) + "]";
+            std::string where = log_tag(req);
             if (e.lost() && attempt == 0 && !svc.db.wrote() && !svc.db.known_down() &&
                 db::stale_failure(std::chrono::steady_clock::now() - started)) {
                 log_warn("database connection lost, retrying once: " + std::string(e.what()) +
@@ -141,8 +145,7 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
                 return error_response(svc, req, ApiError(503, Code::db_unavailable));
             return error_response(svc, req, ApiError(500, Code::internal));
         } catch (const std::exception &e) {
-            log_error(std::string("unexpected failure: ") + e.what() + " [" +
-                      log_safe(req.method) + " " + log_safe(req.path) + "]");
+            log_error(std::string("unexpected failure: ") + e.what() + log_tag(req));
             return error_response(svc, req, ApiError(500, Code::internal));
         }
     }
@@ -205,14 +208,6 @@ void serve_fastcgi(Service &svc, FCGX_Request &fr) {
 }
 
 int run_cgi(Service &svc) {
-    // A stop signal must not cut the body read or the response write short (no EINTR).
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGHUP);
-    sigaddset(&stop, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &stop, nullptr);
     return answer_cgi(serve(svc, cgi_param, read_stdin), read_stdin);
 }
 

@@ -84,8 +84,8 @@ int listening_socket(const std::string &listen) {
 // the pool's health state, the parsers, the route table, then the loop.
 int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
                        cms::DbHealthShared *shared) {
-    if (listen_fd >= 0)
-        cms::install_worker_signals();
+    // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
+    cms::install_worker_signals();
     if (mysql_library_init(0, nullptr, nullptr) != 0) {
         std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
         return 1;

@@ -9,7 +9,8 @@ namespace cms {
 struct Service;
 
 // Blocks the signals the loop handles (TERM, INT, USR1: stop; HUP: reopen the log) and installs
-// their handlers. Call before anything else of the worker starts (threads inherit the mask).
+// their handlers. Call before anything else of the worker starts (threads inherit the mask); a
+// CGI request calls it too, so that no signal cuts its reads or writes short.
 void install_worker_signals();
 
 // Serves FastCGI connections accepted on listen_fd until a stop signal, then finishes what the
