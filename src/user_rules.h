@@ -18,6 +18,6 @@ std::optional<std::string> email_member(const Json::Value &body, validate::Probl
 
 // An optional name member (username, nickname) of 2..10 characters.
 std::optional<std::string> name_member(const Json::Value &body, const char *field,
-                                       const char *length_text, validate::Problems &problems);
+                                       FieldText length_text, validate::Problems &problems);
 
 } // namespace cms
