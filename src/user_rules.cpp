@@ -5,13 +5,19 @@
 
 namespace cms {
 
-std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems) {
+const char *const k_password_rule = "6 to 22 characters, each a letter, a digit or one of _*&$#@";
+
+bool password_allowed(const std::string &password) {
     static const std::regex pattern("^[A-Za-z0-9_*&$#@]{6,22}$");
+    // The length first: no regex runs over a megabyte of input.
+    return password.size() <= 22 && std::regex_match(password, pattern);
+}
+
+std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems) {
     std::optional<std::string> pw = validate::string_member(body, field, problems);
     if (!pw || pw->empty())
         problems.add(field, FieldText::password_new_not_blank);
-    // The length first: no regex runs over a megabyte of input.
-    else if (validate::length(*pw) > 22 || !std::regex_match(*pw, pattern))
+    else if (!password_allowed(*pw))
         problems.add(field, FieldText::password_new_pattern);
     // The confirmation is only required and equal (survey §2.4); its length is the password's.
     std::optional<std::string> confirm = validate::string_member(body, "confirm_password", problems);

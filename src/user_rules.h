@@ -10,7 +10,13 @@
 
 namespace cms {
 
-// field (new password) and confirm_password: required, ^[A-Za-z0-9_*&$#@]{6,22}$, equal.
+// What password_allowed checks, in words, for messages that are not a client's.
+extern const char *const k_password_rule;
+
+// Whether password may be set through the client (change_password, register, reset).
+bool password_allowed(const std::string &password);
+
+// field (new password) and confirm_password: required, password_allowed, equal.
 std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems);
 
 // An optional e-mail member: absent or "" → nullopt; a malformed one is a problem.
