@@ -87,7 +87,7 @@ struct FieldFallback {
     const char *english;
 };
 
-// Indexed by FieldText. Keys are Lin CMS's ValidationMessages.properties names where it has the
+// One row per FieldText. Keys are Lin CMS's ValidationMessages.properties names where it has the
 // text, so that its translations map over; the English is the fallback, as above.
 const FieldFallback k_field_texts[] = {
     {FieldText::id_positive, "id.positive", "id must be a positive integer"},
@@ -144,7 +144,10 @@ static_assert(sizeof k_field_texts / sizeof k_field_texts[0] ==
               "every FieldText has a row in k_field_texts");
 
 const FieldFallback &field_row(FieldText text) {
-    return k_field_texts[static_cast<int>(text)];
+    for (const FieldFallback &row : k_field_texts)
+        if (row.text == text)
+            return row;
+    throw std::logic_error("no row in k_field_texts for a FieldText");
 }
 
 // text with its "{field}", if any, replaced by field.

@@ -77,9 +77,8 @@ enum class Code : int {
 };
 
 // The texts of validation failures, sent inside a 400/10030 whose message maps field → text.
-// The message table holds each as code-message[10030.<key>] (table below, in errors.cpp; the keys
-// of Lin CMS's ValidationMessages.properties where it has the text). Values are indexes of that
-// table: append, never reorder.
+// The message table holds each as code-message[10030.<key>] (the keys, in errors.cpp, are those
+// of Lin CMS's ValidationMessages.properties where it has the text).
 enum class FieldText : int {
     id_positive,
     page_count_min,
