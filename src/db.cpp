@@ -44,8 +44,9 @@ namespace {
 // it counts as down. On a Galera node, also sets the session's causality wait (db_sync_wait), so
 // a read sees every write the cluster committed before it began.
 bool node_ready(MYSQL *mysql, const Config &config) {
+    // A server built without Galera does not know @@wsrep_on: ready, no causality wait.
     if (mysql_query(mysql, k_wsrep_state) != 0)
-        return false;
+        return mysql_errno(mysql) == ER_UNKNOWN_SYSTEM_VARIABLE;
     MYSQL_RES *result = mysql_store_result(mysql);
     if (result == nullptr)
         return false;
