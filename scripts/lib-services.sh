@@ -318,11 +318,11 @@ svc_galera_node_start () {
 		"$(svc_galera_port "$base" "$n")" $(svc_galera_args "$base" "$n") "$@"
 }
 
-# The node of the cluster in $1 to bootstrap from when none runs: the one Galera marked
-# safe_to_bootstrap (stopped last, cleanly), else the one whose grastate.dat or, after a crash,
-# whose --wsrep-recover says it committed most. Prints N.
+# The node of the cluster in $1 (base port $2) to bootstrap from when none runs: the one Galera
+# marked safe_to_bootstrap (stopped last, cleanly), else the one whose grastate.dat or, after a
+# crash, whose --wsrep-recover says it committed most. Prints N.
 svc_galera_pick () {
-	local dir=$1 n best=1 best_seqno=-2 seqno
+	local dir=$1 base=$2 n best=1 best_seqno=-2 seqno
 	for n in $svc_galera_nodes; do
 		[ -r "$dir/node$n/data/grastate.dat" ] || continue
 		if grep -q '^safe_to_bootstrap: *1' "$dir/node$n/data/grastate.dat"; then
@@ -331,11 +331,15 @@ svc_galera_pick () {
 		fi
 		seqno=$(sed -n 's/^seqno: *//p' "$dir/node$n/data/grastate.dat")
 		if [ "$seqno" = -1 ]; then
-			"$(command -v mariadbd || echo /usr/sbin/mariadbd)" --no-defaults \
-				--datadir="$dir/node$n/data" --wsrep-on=ON --wsrep-provider="$svc_galera_provider" \
-				--binlog-format=ROW --wsrep-recover --log-error="$dir/node$n/recover.err" \
-				$([ "$(id -u)" -ne 0 ] || echo --user=root) >/dev/null 2>&1
-			seqno=$(sed -n 's/.*Recovered position: .*:\([0-9-]*\)$/\1/p' "$dir/node$n/recover.err" | tail -n 1)
+			rm -f "$dir/node$n/recover.err"
+			# shellcheck disable=SC2046 # one option a line, none with spaces
+			"$(command -v mariadbd || echo /usr/sbin/mariadbd)" \
+				--defaults-file="$dir/node$n/my.cnf" --datadir="$dir/node$n/data" \
+				$(svc_galera_args "$base" "$n") --wsrep-recover \
+				--log-error="$dir/node$n/recover.err" \
+				$([ "$(id -u)" -ne 0 ] || echo --user=root) >/dev/null 2>&1 || true
+			seqno=$(sed -n 's/.*Recovered position: .*:\([0-9-]*\)$/\1/p' \
+				"$dir/node$n/recover.err" 2>/dev/null | tail -n 1)
 		fi
 		case $seqno in '' | *[!0-9-]*) seqno=-1 ;; esac
 		[ "$seqno" -le "$best_seqno" ] || { best=$n; best_seqno=$seqno; }
@@ -372,7 +376,7 @@ svc_galera_start () {
 				sed -i 's/^safe_to_bootstrap: *1/safe_to_bootstrap: 0/' "$dir/node$n/data/grastate.dat"
 			done
 		else
-			first=$(svc_galera_pick "$dir")
+			first=$(svc_galera_pick "$dir" "$base")
 			sed -i 's/^safe_to_bootstrap: *0/safe_to_bootstrap: 1/' "$dir/node$first/data/grastate.dat"
 		fi
 		svc_galera_node_start "$dir" "$base" "$first" --wsrep-new-cluster >/dev/null || return 1
