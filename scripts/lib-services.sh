@@ -357,7 +357,7 @@ svc_galera_status () {
 # lets the others join one at a time. Waits (at most 2 minutes) until all three are Synced
 # members of one cluster of three.
 svc_galera_start () {
-	local dir=$1 base=$2 n first= i=0 ok
+	local dir=$1 base=$2 n first= i=0 ok= jobs
 	for n in $svc_galera_nodes; do
 		svc_running "$dir/node$n/db.pid" mariadbd >/dev/null && first=$n
 	done
@@ -381,10 +381,17 @@ svc_galera_start () {
 		fi
 		svc_galera_node_start "$dir" "$base" "$first" --wsrep-new-cluster >/dev/null || return 1
 	fi
+	# The others join at once: each spends most of its start in the transfer script's waits.
+	jobs=
 	for n in $svc_galera_nodes; do
 		svc_running "$dir/node$n/db.pid" mariadbd >/dev/null && continue
-		svc_galera_node_start "$dir" "$base" "$n" >/dev/null || return 1
+		svc_galera_node_start "$dir" "$base" "$n" >/dev/null &
+		jobs="$jobs $!"
 	done
+	for n in $jobs; do
+		wait "$n" || ok=fail
+	done
+	[ "$ok" != fail ] || return 1
 	while :; do
 		ok=1
 		for n in $svc_galera_nodes; do
