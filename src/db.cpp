@@ -20,11 +20,10 @@ constexpr const char *k_init_command =
     "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
     "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
 
-// Whether the server runs Galera replication, and whether this node is ready for clients (a
-// status variable: SHOW would do, but one SELECT answers both in one round trip).
-constexpr const char *k_wsrep_state =
-    "SELECT @@wsrep_on, (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
-    "WHERE VARIABLE_NAME = 'WSREP_READY')";
+// Whether the server runs Galera replication, and whether this node is ready for clients. SHOW
+// rather than @@wsrep_on: a server built without Galera answers an empty set, not an error.
+constexpr const char *k_show_wsrep_on = "SHOW VARIABLES LIKE 'wsrep_on'";
+constexpr const char *k_show_wsrep_ready = "SHOW STATUS LIKE 'wsrep_ready'";
 
 // Result buffers are sized from the column's declared length once per prepare, capped here;
 // longer values are fetched again into a grown buffer (MYSQL_DATA_TRUNCATED).
@@ -39,23 +38,31 @@ bool stale_failure(std::chrono::steady_clock::duration took) { return took < k_s
 
 namespace {
 
+// The value column of the one row of a SHOW ... LIKE statement; empty when there is no row or
+// the statement failed.
+std::string show_value(MYSQL *mysql, const char *show) {
+    if (mysql_query(mysql, show) != 0)
+        return {};
+    MYSQL_RES *result = mysql_store_result(mysql);
+    if (result == nullptr)
+        return {};
+    MYSQL_ROW row = mysql_fetch_row(result);
+    std::string value = row != nullptr && row[1] != nullptr ? row[1] : "";
+    mysql_free_result(result);
+    return value;
+}
+
 // Whether the server mysql is connected to may serve requests: a Galera node that is not part of
 // the primary component (joining, or cut off) answers every query with ER_UNKNOWN_COM_ERROR, so
 // it counts as down. On a Galera node, also sets the session's causality wait (db_sync_wait), so
 // a read sees every write the cluster committed before it began.
 bool node_ready(MYSQL *mysql, const Config &config) {
-    // A server built without Galera does not know @@wsrep_on: ready, no causality wait.
-    if (mysql_query(mysql, k_wsrep_state) != 0)
-        return mysql_errno(mysql) == ER_UNKNOWN_SYSTEM_VARIABLE;
-    MYSQL_RES *result = mysql_store_result(mysql);
-    if (result == nullptr)
+    if (show_value(mysql, k_show_wsrep_on) != "ON")
+        return mysql_errno(mysql) == 0;
+    if (show_value(mysql, k_show_wsrep_ready) != "ON")
         return false;
-    MYSQL_ROW row = mysql_fetch_row(result);
-    bool galera = row != nullptr && row[0] != nullptr && std::strcmp(row[0], "1") == 0;
-    bool ready = row != nullptr && (!galera || (row[1] != nullptr && std::strcmp(row[1], "ON") == 0));
-    mysql_free_result(result);
-    if (!galera || !ready || config.db_sync_wait == 0)
-        return ready;
+    if (config.db_sync_wait == 0)
+        return true;
     std::string sync = "SET SESSION wsrep_sync_wait = " + std::to_string(config.db_sync_wait);
     return mysql_query(mysql, sync.c_str()) == 0;
 }
