@@ -23,7 +23,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db bench battery lint clean distclean install uninstall \
+.PHONY: all deps check unit test run stop db cluster cluster-stop check-cluster bench battery lint clean distclean install uninstall \
 	fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
@@ -99,6 +99,19 @@ run: deps
 
 stop:
 	@scripts/stop
+
+# The README's "Scaling out" setup on loopback: 3 Galera nodes, 2 pools, nginx over both.
+cluster: deps
+	$(MAKE) $(BIN)
+	@scripts/cluster
+
+cluster-stop:
+	@scripts/cluster-stop
+
+# The t/08xx tests, on one 3-node Galera cluster that scripts/check-cluster starts for them.
+check-cluster: deps
+	$(MAKE) $(BIN)
+	scripts/check-cluster
 
 db:
 	@scripts/db

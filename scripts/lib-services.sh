@@ -188,8 +188,9 @@ svc_db_start () {
 	[ "$(id -u)" -ne 0 ] || set -- --user=root "$@"
 	mkdir -p "${datadir%/}.tmp" || return 1
 	set -- --tmpdir="${datadir%/}.tmp" "$@"
+	# SVC_DB_DEFAULTS: an option file instead of none (Galera's SST scripts read theirs there).
 	pid=$(svc_spawn "$pidfile" "$errlog" "$(command -v mariadbd || echo /usr/sbin/mariadbd)" \
-		--no-defaults --datadir="$datadir" --socket="$sock" --pid-file="$pidfile" \
+		"${SVC_DB_DEFAULTS:---no-defaults}" --datadir="$datadir" --socket="$sock" --pid-file="$pidfile" \
 		--log-error="$errlog" --character-set-server=utf8mb4 \
 		--collation-server=utf8mb4_general_ci "$@") || return 1
 	until svc_db_ping "$sock"; do
@@ -235,6 +236,183 @@ svc_db_set_root_password () {
 	case $hash in *[!A-Za-z0-9\$=,+/]*) echo "unexpected characters in the password hash" >&2; return 1 ;; esac
 	svc_sql "$1" --batch "$2" -e "UPDATE lin_user_identity SET credential = '$hash'
 		WHERE user_id = 1 AND identity_type = 'USERNAME_PASSWORD'" || return 1
+}
+
+# Creates the database cms over socket $1 with sql/ of source tree $2 and the root password $4
+# (hashed by binary $3): what `make run` and `make cluster` do on their first start.
+svc_db_create_cms () {
+	svc_sql "$1" -e "CREATE DATABASE IF NOT EXISTS cms
+		CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci" || return 1
+	svc_db_load "$1" cms "$2" || return 1
+	svc_db_set_root_password "$1" cms "$3" "$4" || { echo "setting root's password failed" >&2; return 1; }
+}
+
+# Prints how to log in as root at URL $1 with the password kept in file $2 (shown as $3): the
+# password itself when $4 is not empty (it was just made up), else a command that reads the file.
+svc_login_help () {
+	if [ -n "$4" ]; then
+		cat <<EOF
+The root password is $(cat "$2") (kept in $3). Log in with:
+  curl -s -H 'Content-Type: application/json' -d '{"username":"root","password":"$(cat "$2")"}' $1/cms/user/login
+EOF
+	else
+		cat <<EOF
+The root password is in $2. Log in with:
+  jq -nc --rawfile p $2 '{username:"root",password:\$p}' | curl -s -H 'Content-Type: application/json' --data-binary @- $1/cms/user/login
+EOF
+	fi
+}
+
+# ---- MariaDB Galera cluster ---------------------------------------------------------------------
+# Three nodes on loopback, for `make cluster` and make check-cluster: node N (1..3) lives in
+# $dir/nodeN (data/, db.sock, db.pid, db.err) and uses four ports from base $base:
+# base + 4(N-1) for clients, + 1 for replication, + 2 for IST and + 3 for SST. A full copy (SST)
+# is made by mariabackup over socat: the donor keeps serving meanwhile, and unlike rsync's daemon
+# (which drops to `nobody` when started by root) it runs as the node's own user.
+
+svc_galera_provider=/usr/lib/galera/libgalera_smm.so
+svc_galera_nodes="1 2 3"
+
+# The client port of node $2 of a cluster on base port $1.
+svc_galera_port () {
+	echo $(($1 + 4 * ($2 - 1)))
+}
+
+# The wsrep options of node $2 of the cluster on base port $1, one a line.
+svc_galera_args () {
+	local base=$1 n=$2 p members= m
+	for m in $svc_galera_nodes; do
+		members="$members${members:+,}127.0.0.1:$(($(svc_galera_port "$base" "$m") + 1))"
+	done
+	p=$(svc_galera_port "$base" "$n")
+	cat <<-EOF
+	--wsrep-on=ON
+	--wsrep-provider=$svc_galera_provider
+	--wsrep-cluster-name=cms
+	--wsrep-cluster-address=gcomm://$members
+	--wsrep-node-name=node$n
+	--wsrep-node-address=127.0.0.1:$((p + 1))
+	--wsrep-provider-options=gmcast.listen_addr=tcp://127.0.0.1:$((p + 1));ist.recv_addr=127.0.0.1:$((p + 2));gcache.size=64M;evs.suspect_timeout=PT2S;evs.inactive_timeout=PT3S;evs.install_timeout=PT3S;evs.keepalive_period=PT0.5S
+	--wsrep-sst-method=mariabackup
+	--wsrep-sst-receive-address=127.0.0.1:$((p + 3))
+	--binlog-format=ROW
+	--default-storage-engine=InnoDB
+	--innodb-autoinc-lock-mode=2
+	--innodb-log-file-size=16M
+	EOF
+}
+
+# Starts node $3 of the cluster in $1 on base port $2; further arguments (--wsrep-new-cluster)
+# go to mariadbd. A joining node copies the data of another (SST) or the writes it missed (IST)
+# before it answers, hence the longer wait of svc_db_start. Prints the PID.
+svc_galera_node_start () {
+	local dir=$1 base=$2 n=$3 node
+	shift 3
+	node=$dir/node$n
+	mkdir -p "$node/data" || return 1
+	# The SST scripts read this file only (not /etc/mysql, whose mysqld_safe section would send
+	# their log to syslog): their logs go to the datadir.
+	printf '[sst]\nsst-syslog = -1\n' >"$node/my.cnf" || return 1
+	# shellcheck disable=SC2046 # one option a line, none with spaces
+	SVC_DB_DEFAULTS=--defaults-file=$node/my.cnf svc_db_start "$node/data" "$node/db.sock" "$node/db.pid" "$node/db.err" \
+		"$(svc_galera_port "$base" "$n")" $(svc_galera_args "$base" "$n") "$@"
+}
+
+# The node of the cluster in $1 (base port $2) to bootstrap from when none runs: the one Galera
+# marked safe_to_bootstrap (stopped last, cleanly), else the one whose grastate.dat or, after a
+# crash, whose --wsrep-recover says it committed most. Prints N.
+svc_galera_pick () {
+	local dir=$1 base=$2 n best=1 best_seqno=-2 seqno
+	for n in $svc_galera_nodes; do
+		[ -r "$dir/node$n/data/grastate.dat" ] || continue
+		if grep -q '^safe_to_bootstrap: *1' "$dir/node$n/data/grastate.dat"; then
+			echo "$n"
+			return 0
+		fi
+		seqno=$(sed -n 's/^seqno: *//p' "$dir/node$n/data/grastate.dat")
+		if [ "$seqno" = -1 ]; then
+			rm -f "$dir/node$n/recover.err"
+			# shellcheck disable=SC2046 # one option a line, none with spaces
+			"$(command -v mariadbd || echo /usr/sbin/mariadbd)" \
+				--defaults-file="$dir/node$n/my.cnf" --datadir="$dir/node$n/data" \
+				$(svc_galera_args "$base" "$n") --wsrep-recover \
+				--log-error="$dir/node$n/recover.err" \
+				$([ "$(id -u)" -ne 0 ] || echo --user=root) >/dev/null 2>&1 || true
+			seqno=$(sed -n 's/.*Recovered position: .*:\([0-9-]*\)$/\1/p' \
+				"$dir/node$n/recover.err" 2>/dev/null | tail -n 1)
+		fi
+		case $seqno in '' | *[!0-9-]*) seqno=-1 ;; esac
+		[ "$seqno" -le "$best_seqno" ] || { best=$n; best_seqno=$seqno; }
+	done
+	echo "$best"
+}
+
+# A status variable $2 of the node whose socket is $1.
+svc_galera_status () {
+	svc_sql "$1" -N -B -e "SHOW STATUS LIKE '$2'" 2>/dev/null | cut -f2
+}
+
+# Starts every node of the cluster in $1 (base port $2) that does not run: when none runs,
+# bootstraps a new cluster from the most advanced node (a new datadir for a new cluster), then
+# lets the others join one at a time. Waits (at most 2 minutes) until all three are Synced
+# members of one cluster of three.
+svc_galera_start () {
+	local dir=$1 base=$2 n first= i=0 ok= jobs
+	for n in $svc_galera_nodes; do
+		svc_running "$dir/node$n/db.pid" mariadbd >/dev/null && first=$n
+	done
+	if [ -z "$first" ]; then
+		if [ ! -d "$dir/node1/data/mysql" ]; then
+			# A new cluster: node 1's first state, stopped cleanly, copied to the others, who
+			# then join with nothing to transfer (two full copies would take a minute).
+			first=1
+			rm -rf "$dir/node1/data" "$dir/node2/data" "$dir/node3/data"
+			svc_db_init "$dir/node1/data" "$dir/node1/install.log" || return 1
+			svc_galera_node_start "$dir" "$base" 1 --wsrep-new-cluster >/dev/null || return 1
+			svc_db_stop "$dir/node1/db.sock" "$dir/node1/db.pid" || return 1
+			for n in 2 3; do
+				mkdir -p "$dir/node$n" && cp -a "$dir/node1/data" "$dir/node$n/data" || return 1
+				rm -f "$dir/node$n/data/gvwstate.dat"
+				sed -i 's/^safe_to_bootstrap: *1/safe_to_bootstrap: 0/' "$dir/node$n/data/grastate.dat"
+			done
+		else
+			first=$(svc_galera_pick "$dir" "$base")
+			sed -i 's/^safe_to_bootstrap: *0/safe_to_bootstrap: 1/' "$dir/node$first/data/grastate.dat"
+		fi
+		svc_galera_node_start "$dir" "$base" "$first" --wsrep-new-cluster >/dev/null || return 1
+	fi
+	# The others join at once: each spends most of its start in the transfer script's waits.
+	jobs=
+	for n in $svc_galera_nodes; do
+		svc_running "$dir/node$n/db.pid" mariadbd >/dev/null && continue
+		svc_galera_node_start "$dir" "$base" "$n" >/dev/null &
+		jobs="$jobs $!"
+	done
+	for n in $jobs; do
+		wait "$n" || ok=fail
+	done
+	[ "$ok" != fail ] || return 1
+	while :; do
+		ok=1
+		for n in $svc_galera_nodes; do
+			[ "$(svc_galera_status "$dir/node$n/db.sock" wsrep_cluster_size)" = 3 ] &&
+				[ "$(svc_galera_status "$dir/node$n/db.sock" wsrep_local_state_comment)" = Synced ] ||
+				ok=
+		done
+		[ -z "$ok" ] || return 0
+		[ "$i" -lt 1200 ] || { echo "the cluster in $dir did not reach 3 Synced nodes in 2 minutes" >&2; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# Stops the nodes of the cluster in $1, node 1 last: it is then the one safe to bootstrap from.
+svc_galera_stop () {
+	local n rc=0
+	for n in 3 2 1; do
+		svc_db_stop "$1/node$n/db.sock" "$1/node$n/db.pid" || rc=1
+	done
+	return $rc
 }
 
 # ---- FastCGI pool -------------------------------------------------------------------------------
@@ -297,7 +475,8 @@ svc_pool_stop () {
 # ---- nginx --------------------------------------------------------------------------------------
 
 # Writes $1/nginx.conf: everything nginx writes stays in $1, an upstream `cms_fcgi` on the pool's
-# address $3 (a unix socket path or HOST:PORT, as for svc_pool_start) and a server on
+# address $3 (a unix socket path or HOST:PORT, as for svc_pool_start; several, space-separated,
+# for an upstream over several pools) and a server on
 # 127.0.0.1:$2 that includes the shipped nginx/cms-fcgi.conf of source tree $4 and serves the app's
 # file_store_dir $5 (an absolute path; none when empty) at /assets/. The shipped files are
 # symlinked next to nginx.conf because nginx resolves relative includes against the directory of
@@ -347,7 +526,15 @@ svc_nginx_conf () {
 		cat <<-EOF
 
 		    upstream cms_fcgi {
-		        server $(case $pool in /*) echo "unix:$pool" ;; *) echo "$pool" ;; esac);
+		EOF
+		# Several pools (one per application host): round robin, its state shared by nginx's
+		# workers (zone), so that consecutive requests alternate.
+		[ "$pool" = "${pool%% *}" ] || echo "        zone cms_fcgi 64k;"
+		for m in $pool; do
+			case $m in /*) m=unix:$m ;; esac
+			echo "        server $m;"
+		done
+		cat <<-EOF
 		        # Idle connections kept per nginx worker; the pool serves any number of them.
 		        keepalive 32;
 		        keepalive_timeout 60s;

@@ -44,12 +44,14 @@ const Key k_keys[] = {
     CMS_TEXT(db_host, "localhost"),
     CMS_INT(db_port, 3306, 1, 65535),
     CMS_TEXT(db_socket, ""),
+    CMS_LIST(db_hosts, ""),
     CMS_TEXT(db_user, "cms"),
     CMS_TEXT(db_password, ""),
     CMS_TEXT(db_name, "cms"),
     CMS_INT(db_connect_timeout, 2, 1, 60),
     CMS_INT(db_read_timeout, 5, 1, 300),
     CMS_INT(db_write_timeout, 5, 1, 300),
+    CMS_INT(db_sync_wait, 1, 0, 15),
     CMS_TEXT(jwt_secret, ""),
     CMS_INT(access_token_lifetime, 3600, 60, 2592000),
     CMS_INT(refresh_token_lifetime, 2592000, 60, 31536000),
@@ -113,8 +115,11 @@ std::string set_value(Config &config, const Key &key, const std::string &value) 
         config.*key.text = value;
         return {};
     case KeyType::list: {
+        // Commas separate items as spaces do (db_hosts is written host:port,host:port).
+        std::string spaced = value;
+        std::replace(spaced.begin(), spaced.end(), ',', ' ');
         std::vector<std::string> items;
-        std::istringstream in(value);
+        std::istringstream in(spaced);
         for (std::string item; in >> item;)
             items.push_back(item);
         config.*key.list = items;
@@ -213,9 +218,30 @@ void check_config(const Config &config) {
     if (config.jwt_secret.size() < k_min_secret_bytes)
         throw ConfigError("jwt_secret is shorter than " + std::to_string(k_min_secret_bytes) +
                           " bytes");
+    db_addresses(config);
     if (config.listen.rfind(":", 0) == 0)
         throw ConfigError("listen '" + config.listen + "' has no host: it would listen on every "
                           "interface; write 127.0.0.1" + config.listen);
+}
+
+std::vector<DbAddress> db_addresses(const Config &config) {
+    if (config.db_hosts.empty())
+        return {DbAddress{config.db_host, config.db_port, config.db_socket}};
+    std::vector<DbAddress> out;
+    for (const std::string &entry : config.db_hosts) {
+        if (entry[0] == '/') {
+            out.push_back(DbAddress{"localhost", 0, entry});
+            continue;
+        }
+        size_t colon = entry.rfind(':');
+        std::string port = colon == std::string::npos ? "" : entry.substr(colon + 1);
+        if (colon == 0 || port.empty() || port.size() > 5 ||
+            !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }) ||
+            std::stoi(port) < 1 || std::stoi(port) > 65535)
+            throw ConfigError("db_hosts entry '" + entry + "' is neither host:port nor /socket");
+        out.push_back(DbAddress{entry.substr(0, colon), std::stoi(port), ""});
+    }
+    return out;
 }
 
 std::vector<std::string> config_keys() {

@@ -19,12 +19,14 @@ struct Config {
     std::string db_host;
     int64_t db_port = 3306;
     std::string db_socket;
+    std::vector<std::string> db_hosts; // host:port or /socket, tried in order; replaces the three above
     std::string db_user;
     std::string db_password;
     std::string db_name;
     int64_t db_connect_timeout = 2;
     int64_t db_read_timeout = 5;
     int64_t db_write_timeout = 5;
+    int64_t db_sync_wait = 1; // wsrep_sync_wait of each session on a Galera node (0: none)
 
     std::string jwt_secret;
     int64_t access_token_lifetime = 3600;
@@ -52,6 +54,13 @@ struct Config {
     int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
 };
 
+// One database server to connect to: TCP to host:port, or the unix socket when socket is set.
+struct DbAddress {
+    std::string host;
+    int64_t port = 3306;
+    std::string socket;
+};
+
 // A configuration that cannot be used; what() names the file, line and key.
 class ConfigError : public std::runtime_error {
   public:
@@ -69,6 +78,10 @@ void apply_env_overrides(Config &config, char **envp);
 
 // Checks rules that span keys or need the whole config (the JWT secret); throws ConfigError.
 void check_config(const Config &config);
+
+// The database servers to try, in order: the db_hosts entries, or db_host/db_port/db_socket when
+// db_hosts is empty. Throws ConfigError for an entry that is neither host:port nor /socket.
+std::vector<DbAddress> db_addresses(const Config &config);
 
 // The names of every key, in table order.
 std::vector<std::string> config_keys();

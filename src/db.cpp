@@ -20,6 +20,11 @@ constexpr const char *k_init_command =
     "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
     "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
 
+// Whether the server runs Galera replication, and whether this node is ready for clients. SHOW
+// rather than @@wsrep_on: a server built without Galera answers an empty set, not an error.
+constexpr const char *k_show_wsrep_on = "SHOW VARIABLES LIKE 'wsrep_on'";
+constexpr const char *k_show_wsrep_ready = "SHOW STATUS LIKE 'wsrep_ready'";
+
 // Result buffers are sized from the column's declared length once per prepare, capped here;
 // longer values are fetched again into a grown buffer (MYSQL_DATA_TRUNCATED).
 constexpr unsigned long k_max_initial_buffer = 16384;
@@ -31,23 +36,78 @@ constexpr auto k_stale_failure = std::chrono::milliseconds(1000);
 
 bool stale_failure(std::chrono::steady_clock::duration took) { return took < k_stale_failure; }
 
-bool connect_configured(MYSQL *mysql, const Config &config) {
+namespace {
+
+// The value column of the one row of a SHOW ... LIKE statement; empty when there is no row or
+// the statement failed.
+std::string show_value(MYSQL *mysql, const char *show) {
+    if (mysql_query(mysql, show) != 0)
+        return {};
+    MYSQL_RES *result = mysql_store_result(mysql);
+    if (result == nullptr)
+        return {};
+    MYSQL_ROW row = mysql_fetch_row(result);
+    std::string value = row != nullptr && row[1] != nullptr ? row[1] : "";
+    mysql_free_result(result);
+    return value;
+}
+
+// Whether the server mysql is connected to may serve requests: a Galera node that is not part of
+// the primary component (joining, or cut off) answers every query with ER_UNKNOWN_COM_ERROR, so
+// it counts as down. On a Galera node, also sets the session's causality wait (db_sync_wait), so
+// a read sees every write the cluster committed before it began.
+bool node_ready(MYSQL *mysql, const Config &config) {
+    if (show_value(mysql, k_show_wsrep_on) != "ON")
+        return mysql_errno(mysql) == 0;
+    if (show_value(mysql, k_show_wsrep_ready) != "ON")
+        return false;
+    if (config.db_sync_wait == 0)
+        return true;
+    std::string sync = "SET SESSION wsrep_sync_wait = " + std::to_string(config.db_sync_wait);
+    return mysql_query(mysql, sync.c_str()) == 0;
+}
+
+} // namespace
+
+Connected connect_configured(const Config &config) {
+    Connected out;
     unsigned connect_timeout = static_cast<unsigned>(config.db_connect_timeout);
     unsigned read_timeout = static_cast<unsigned>(config.db_read_timeout);
     unsigned write_timeout = static_cast<unsigned>(config.db_write_timeout);
     my_bool off = 0, on = 1;
-    mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
-    mysql_optionsv(mysql, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
-    mysql_optionsv(mysql, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
-    mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &off);
-    mysql_optionsv(mysql, MYSQL_REPORT_DATA_TRUNCATION, &on);
-    mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-    mysql_optionsv(mysql, MYSQL_INIT_COMMAND, k_init_command);
-    const char *socket = config.db_socket.empty() ? nullptr : config.db_socket.c_str();
-    return mysql_real_connect(mysql, config.db_host.c_str(), config.db_user.c_str(),
-                              config.db_password.c_str(), config.db_name.c_str(),
-                              static_cast<unsigned>(config.db_port), socket,
-                              CLIENT_FOUND_ROWS) != nullptr;
+    // The first address that answers and is ready wins.
+    for (const DbAddress &address : db_addresses(config)) {
+        MYSQL *mysql = mysql_init(nullptr);
+        if (mysql == nullptr) {
+            out.error = "cannot allocate a MariaDB connection";
+            out.errnum = CR_OUT_OF_MEMORY;
+            return out;
+        }
+        mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
+        mysql_optionsv(mysql, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
+        mysql_optionsv(mysql, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
+        mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &off);
+        mysql_optionsv(mysql, MYSQL_REPORT_DATA_TRUNCATION, &on);
+        mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+        mysql_optionsv(mysql, MYSQL_INIT_COMMAND, k_init_command);
+        const char *socket = address.socket.empty() ? nullptr : address.socket.c_str();
+        out.address = socket != nullptr ? address.socket
+                                        : address.host + ":" + std::to_string(address.port);
+        if (mysql_real_connect(mysql, address.host.c_str(), config.db_user.c_str(),
+                               config.db_password.c_str(), config.db_name.c_str(),
+                               static_cast<unsigned>(address.port), socket,
+                               CLIENT_FOUND_ROWS) != nullptr &&
+            node_ready(mysql, config)) {
+            out.mysql = mysql;
+            return out;
+        }
+        out.errnum = mysql_errno(mysql);
+        out.error = out.errnum != 0 ? mysql_error(mysql) : "a Galera node not ready for clients";
+        if (out.errnum == 0)
+            out.errnum = ER_UNKNOWN_COM_ERROR;
+        mysql_close(mysql);
+    }
+    return out;
 }
 
 std::string like_literal(std::string_view text) {
@@ -80,6 +140,9 @@ bool is_connection_error(unsigned errnum) {
     // The server no longer knows a statement we cached (e.g. a proxy in between reconnected):
     // starting over on a new connection prepares it again.
     case ER_UNKNOWN_STMT_HANDLER:
+    // A Galera node that left the primary component ("WSREP has not yet prepared node for
+    // application use"): down for us; the next connect tries the other nodes.
+    case ER_UNKNOWN_COM_ERROR:
         return true;
     default:
         return false;
@@ -288,17 +351,15 @@ void Connection::ensure_connected() {
     }
     if (mysql_ != nullptr)
         return;
-    mysql_ = mysql_init(nullptr);
-    if (mysql_ == nullptr)
-        throw DbError("cannot allocate a MariaDB connection", CR_OUT_OF_MEMORY, true);
-    if (!connect_configured(mysql_, config_)) {
-        std::string text = std::string("cannot connect to database '") + config_.db_name +
-                           "': " + mysql_error(mysql_);
-        unsigned errnum = mysql_errno(mysql_);
+    Connected connected = connect_configured(config_);
+    if (connected.mysql == nullptr) {
+        std::string text = "cannot connect to database '" + config_.db_name + "' at " +
+                           connected.address + ": " + connected.error;
         mark_down();
-        throw DbError(text, errnum, true);
+        throw DbError(text, connected.errnum, true);
     }
-    log_info("connected to database '" + config_.db_name + "'");
+    mysql_ = connected.mysql;
+    log_info("connected to database '" + config_.db_name + "' at " + connected.address);
     if (!on_connect_)
         return;
     try {

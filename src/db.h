@@ -186,10 +186,18 @@ class WrongSchema : public DbError {
 // (the statement must say ESCAPE '\\').
 std::string like_literal(std::string_view text);
 
-// Sets the options of every connection of ours on mysql (timeouts, no automatic reconnect,
-// utf8mb4, strict mode) and connects it to the configured database; false on failure, with
-// mysql_error(mysql) saying why.
-bool connect_configured(MYSQL *mysql, const Config &config);
+// A new connection, or why there is none.
+struct Connected {
+    MYSQL *mysql = nullptr; // the caller's to mysql_close
+    std::string address;    // host:port or socket of the server connected to (or last tried)
+    std::string error;
+    unsigned errnum = 0;
+};
+
+// Connects to the first of the configured servers (db_addresses) that answers and is ready for
+// clients, with the options of every connection of ours (timeouts, no automatic reconnect,
+// utf8mb4, strict mode, wsrep_sync_wait on a Galera node).
+Connected connect_configured(const Config &config);
 
 // Whether errnum means the server is unreachable (as opposed to a bad statement).
 bool is_connection_error(unsigned errnum);

@@ -68,12 +68,10 @@ void DbHealth::mark_down() {
 
 bool DbHealth::probe_once() const {
     mysql_thread_init();
-    MYSQL *mysql = mysql_init(nullptr);
-    bool ok = false;
-    if (mysql != nullptr) {
-        ok = db::connect_configured(mysql, config_) && mysql_ping(mysql) == 0;
-        mysql_close(mysql);
-    }
+    db::Connected connected = db::connect_configured(config_);
+    bool ok = connected.mysql != nullptr && mysql_ping(connected.mysql) == 0;
+    if (connected.mysql != nullptr)
+        mysql_close(connected.mysql);
     mysql_thread_end();
     return ok;
 }

@@ -7,6 +7,11 @@
 # pool), apache-cgi (mod_cgi runs the binary per request), apache-fcgid (mod_fcgid runs it as
 # workers of its own) or apache-htaccess (a shared host's Apache serving $TRASH/public_html,
 # which the test file fills first); with the last three start_app starts no pool.
+#
+# TEST_CLUSTER_DIR (set by scripts/check-cluster) names a running 3-node Galera cluster (see
+# svc_galera_start): start_db makes the file's database there (on node 1), start_app starts two
+# pools standing for two application hosts (pool 1 tries node 1 first, pool 2 node 2) and
+# start_nginx one upstream over both, so consecutive requests alternate between them.
 
 TEST_NAME=$(basename "$0" .t)
 TEST_NUMBER=$(expr "$TEST_NAME" : '\([0-9]*\)')
@@ -40,6 +45,9 @@ DB_ACCOUNT=
 TEST_WEB=${TEST_WEB:-nginx}
 FILE_STORE_DIR=
 SOCK_DIR=
+POOL2_PID=
+APP_SOCKET2=
+[ -z "${TEST_CLUSTER_DIR:-}" ] || TEST_DB_SOCKET=$TEST_CLUSTER_DIR/node1/db.sock
 
 # ---- TAP core -----------------------------------------------------------------------------------
 
@@ -122,6 +130,12 @@ test_done () {
 		'
 		POOL_PID=
 	fi
+	if [ -n "$POOL2_PID" ]; then
+		test_expect_success 'the second FastCGI pool stops on TERM without a KILL' '
+			svc_pool_stop "$TRASH/pool2.pid"
+		'
+		POOL2_PID=
+	fi
 	if [ -n "$app_started" ]; then
 		# A pool that logged nothing, or whose log went elsewhere, must not pass for a clean one.
 		test_expect_success 'app log exists and has no sanitizer report' '
@@ -175,6 +189,10 @@ _cleanup () {
 		svc_apache_stop "$_d"
 	done
 	svc_pool_stop "$TRASH/pool.pid"
+	svc_pool_stop "$TRASH/pool2.pid"
+	for _d in "$TRASH"/nginx-pool*; do
+		svc_nginx_stop "$_d"
+	done
 	if [ -n "$DB_SHARED" ]; then
 		svc_sql "$DB_SOCKET" -e "DROP DATABASE IF EXISTS \`$DB_NAME\`"
 		[ -z "$DB_ACCOUNT" ] || svc_sql "$DB_SOCKET" -e "DROP USER IF EXISTS '$DB_ACCOUNT'@'localhost'"
@@ -295,7 +313,11 @@ start_app () {
 	{
 		echo "# written by t/lib.sh start_app"
 		echo "workers = 2"
-		echo "db_socket = $DB_SOCKET"
+		if [ -n "${TEST_CLUSTER_DIR:-}" ]; then
+			echo "db_hosts = $(cluster_node_sockets 1 2 3)"
+		else
+			echo "db_socket = $DB_SOCKET"
+		fi
 		if [ -n "$DB_ACCOUNT" ]; then
 			echo "db_user = $DB_ACCOUNT"
 			echo "db_password = $DB_ACCOUNT_PASSWORD"
@@ -327,6 +349,59 @@ start_app () {
 	app_started=1
 	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_SOCKET" "$workers" "$TRASH/app.log" "$TRASH" \
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
+	[ -z "${TEST_CLUSTER_DIR:-}" ] || _start_pool2 "$workers"
+}
+
+# The second application host of a cluster test: the same configuration but for the order of
+# db_hosts (node 2 first), its own socket APP_SOCKET2, the same log and file store.
+_start_pool2 () {
+	set_socket_path APP_SOCKET2 pool2.sock
+	sed "s|^db_hosts = .*|db_hosts = $(cluster_node_sockets 2 3 1)|" "$TRASH/cms.conf" >"$TRASH/cms2.conf"
+	chmod 600 "$TRASH/cms2.conf"
+	POOL2_PID=$(svc_pool_start "$APP_BIN" "$TRASH/cms2.conf" "$APP_SOCKET2" "$1" "$TRASH/app.log" \
+		"$TRASH" "$TRASH/pool2.pid" 2>>"$TRASH/fixture.log") || bail_out "the second pool did not start"
+}
+
+# The unix sockets of the cluster nodes $@, comma-separated, in that order.
+cluster_node_sockets () {
+	local n out=
+	for n in "$@"; do
+		out=$out${out:+,}$TEST_CLUSTER_DIR/node$n/db.sock
+	done
+	echo "$out"
+}
+
+# Starts an nginx in front of each pool alone: pool N on test_port N+1 (see via_pool), for
+# checks that must know which application host answers.
+start_pool_fronts () {
+	local n sock
+	[ -n "$POOL2_PID" ] || bail_out "start_pool_fronts needs start_app on a cluster"
+	for n in 1 2; do
+		sock=$APP_SOCKET
+		[ "$n" = 1 ] || sock=$APP_SOCKET2
+		svc_port_free "$(test_port $((n + 1)))" || bail_out "port $(test_port $((n + 1))) is in use"
+		svc_nginx_conf "$TRASH/nginx-pool$n" "$(test_port $((n + 1)))" "$sock" "$TOP" \
+			"$FILE_STORE_DIR" || bail_out "cannot write nginx-pool$n/nginx.conf"
+		svc_nginx_start "$TRASH/nginx-pool$n" >/dev/null 2>>"$TRASH/fixture.log" ||
+			bail_out "nginx for pool $n did not start"
+		svc_wait_http_200 "http://127.0.0.1:$(test_port $((n + 1)))/healthz" 100 \
+			2>>"$TRASH/fixture.log" || bail_out "pool $n alone did not answer /healthz"
+	done
+}
+
+# via_pool N CMD...: runs CMD (http, login, ...) against pool N alone (after start_pool_fronts).
+via_pool () {
+	local HTTP_PORT
+	HTTP_PORT=$(test_port $(($1 + 1)))
+	shift
+	"$@"
+}
+
+# node_sql N SQL: the rows of SQL in the test database on cluster node N, after the node has
+# applied every write committed before (wsrep_sync_wait).
+node_sql () {
+	svc_sql "$TEST_CLUSTER_DIR/node$1/db.sock" -N -B "$DB_NAME" \
+		-e "SET SESSION wsrep_sync_wait = 1; $2"
 }
 
 # For a file that runs scripts/run and scripts/stop (make run): their state in CMS_VAR_DIR under
@@ -356,7 +431,7 @@ start_nginx () {
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
 	[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
-	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "$APP_SOCKET" "$TOP" \
+	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "$APP_SOCKET${APP_SOCKET2:+ $APP_SOCKET2}" "$TOP" \
 		"$FILE_STORE_DIR" ||
 		bail_out "cannot write nginx.conf"
 	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
@@ -427,7 +502,9 @@ stop_app () {
 # ---- HTTP and assertions (each checks one thing and says why it failed) -------------------------
 
 db_exec () {
-	if [ $# -gt 0 ]; then
+	if [ $# -gt 0 ] && [ -n "${TEST_CLUSTER_DIR:-}" ]; then
+		node_sql 1 "$1"
+	elif [ $# -gt 0 ]; then
 		svc_sql "$DB_SOCKET" -N -B "$DB_NAME" -e "$1"
 	else
 		svc_sql "$DB_SOCKET" -N -B "$DB_NAME"

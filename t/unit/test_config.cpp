@@ -14,6 +14,7 @@ using cms::check_config;
 using cms::Config;
 using cms::config_value;
 using cms::ConfigError;
+using cms::DbAddress;
 using cms::parse_config;
 
 namespace {
@@ -81,6 +82,9 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(cors_star_is_kept_as_the_any_origin_item);
     CPPUNIT_TEST(cors_empty_value_is_the_empty_list);
     CPPUNIT_TEST(cors_list_is_split_on_whitespace);
+    CPPUNIT_TEST(db_addresses_without_db_hosts_is_db_host_port_socket);
+    CPPUNIT_TEST(db_hosts_are_split_on_commas_in_order);
+    CPPUNIT_TEST(db_hosts_entry_without_port_is_refused);
     CPPUNIT_TEST(env_overrides_set_keys);
     CPPUNIT_TEST(env_override_key_lookup_is_lower_cased);
     CPPUNIT_TEST(env_cms_variable_that_is_not_a_key_is_ignored);
@@ -189,6 +193,35 @@ class ConfigTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(std::string("https://b.example"), c.cors_allowed_origins[1]);
         Config two = parsed("cors_allowed_origins = a b\n");
         CPPUNIT_ASSERT_EQUAL(std::size_t(2), two.cors_allowed_origins.size());
+    }
+
+    void db_addresses_without_db_hosts_is_db_host_port_socket() {
+        std::vector<DbAddress> a = db_addresses(parsed("db_host = h\ndb_port = 3307\n"));
+        CPPUNIT_ASSERT_EQUAL(std::size_t(1), a.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("h"), a[0].host);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3307), a[0].port);
+        CPPUNIT_ASSERT(a[0].socket.empty());
+    }
+
+    void db_hosts_are_split_on_commas_in_order() {
+        std::vector<DbAddress> a =
+            db_addresses(parsed("db_host = ignored\ndb_hosts = b:3307,a:3308, /run/c.sock\n"));
+        CPPUNIT_ASSERT_EQUAL(std::size_t(3), a.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("b"), a[0].host);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3307), a[0].port);
+        CPPUNIT_ASSERT_EQUAL(std::string("a"), a[1].host);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3308), a[1].port);
+        CPPUNIT_ASSERT_EQUAL(std::string("/run/c.sock"), a[2].socket);
+    }
+
+    void db_hosts_entry_without_port_is_refused() {
+        Config c = with_secret(k_secret_32);
+        c.db_hosts = {"db1:3306", "db2"};
+        CPPUNIT_ASSERT_THROW(check_config(c), ConfigError);
+        c.db_hosts = {"db1:3306", "db2:0"};
+        CPPUNIT_ASSERT_THROW(check_config(c), ConfigError);
+        c.db_hosts = {"db1:3306", "db2:3306"};
+        check_config(c);
     }
 
     void env_overrides_set_keys() {
