@@ -158,7 +158,7 @@ void log_request(const Request &req, const Response &res) {
     std::snprintf(duration, sizeof duration, "%.2f", ms);
     log_access("access: method=" + log_safe(req.method) + " path=" + log_safe(req.path) +
                " status=" + std::to_string(res.status) + " ms=" + duration +
-               " pid=" + std::to_string(getpid()) + " remote=" + log_safe(req.remote_addr));
+               " pid=" + std::to_string(log_pid()) + " remote=" + log_safe(req.remote_addr));
 }
 
 // Reads and discards what is left of a body we refused or did not need, up to k_max_drain_bytes.

@@ -1,10 +1,12 @@
 // Process log: one line per event, to stderr or the configured log file.
 #include "log.h"
 
+#include <atomic>
 #include <cstdio>
 #include <ctime>
 #include <string>
 
+#include <pthread.h>
 #include <unistd.h>
 
 namespace cms {
@@ -23,6 +25,11 @@ std::string &log_path_ref() {
     return path;
 }
 
+// The probe thread logs too, hence atomic; a forked child forgets its parent's id.
+std::atomic<pid_t> g_pid{0};
+
+extern "C" void forget_pid() { g_pid.store(0, std::memory_order_relaxed); }
+
 void write_line(const char *level, std::string_view message) {
     char stamp[32];
     std::time_t now = std::time(nullptr);
@@ -31,7 +38,7 @@ void write_line(const char *level, std::string_view message) {
     std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm_now);
     std::string line;
     line.reserve(message.size() + 64);
-    line.append(stamp).append(" [").append(std::to_string(getpid())).append("] ");
+    line.append(stamp).append(" [").append(std::to_string(log_pid())).append("] ");
     if (level != nullptr)
         line.append(level).append(": ");
     line.append(message).push_back('\n');
@@ -41,6 +48,16 @@ void write_line(const char *level, std::string_view message) {
 }
 
 } // namespace
+
+pid_t log_pid() {
+    static const bool registered = pthread_atfork(nullptr, nullptr, forget_pid) == 0;
+    pid_t pid = g_pid.load(std::memory_order_relaxed);
+    if (pid == 0 || !registered) {
+        pid = getpid();
+        g_pid.store(pid, std::memory_order_relaxed);
+    }
+    return pid;
+}
 
 bool log_open(const char *path) {
     FILE *f = std::fopen(path, "a");

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include <sys/types.h>
+
 namespace cms {
 
 // Sends further log lines to the file at path (appending); returns false if it cannot be opened.
@@ -16,6 +18,10 @@ bool log_reopen();
 void log_info(std::string_view message);
 void log_warn(std::string_view message);
 void log_error(std::string_view message);
+
+// This process's id, as every log line shows it: asked of the kernel once per process (a child
+// forked since asks again), not once per line.
+pid_t log_pid();
 
 // Writes one access-log line exactly as given (no level prefix).
 void log_access(std::string_view line);

@@ -7,7 +7,7 @@
 
 namespace cms::password {
 
-// Argon2id PHC string (m=19456 KiB, t=2, p=1, 16-byte random salt, 32-byte tag); throws
+// Argon2id PHC string (m=7168 KiB, t=5, p=1, 16-byte random salt, 32-byte tag); throws
 // std::invalid_argument for a password over 4096 bytes, std::runtime_error if hashing fails.
 std::string hash(std::string_view plain);
 

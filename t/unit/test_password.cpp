@@ -76,6 +76,8 @@ class PasswordTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(unknown_or_empty_stored_value_is_rejected);
     CPPUNIT_TEST(password_over_4096_bytes_is_rejected);
     CPPUNIT_TEST(hash_writes_argon2id_with_current_parameters);
+    CPPUNIT_TEST(hash_is_read_by_libargon2_itself);
+    CPPUNIT_TEST(argon2id_of_the_previous_parameters_still_verifies);
     CPPUNIT_TEST(hash_verifies_its_password_only);
     CPPUNIT_TEST(hashes_of_one_password_differ);
     CPPUNIT_TEST(fresh_hash_needs_no_rehash);
@@ -274,11 +276,24 @@ class PasswordTest : public CppUnit::TestFixture {
     }
 
     void hash_writes_argon2id_with_current_parameters() {
-        const std::string prefix = "$argon2id$v=19$m=19456,t=2,p=1$";
+        const std::string prefix = "$argon2id$v=19$m=7168,t=5,p=1$";
         std::string stored = hash("123456");
         CPPUNIT_ASSERT_EQUAL(prefix, stored.substr(0, prefix.size()));
         // 16-byte salt and 32-byte tag, unpadded base64: 22 and 43 characters.
         CPPUNIT_ASSERT_EQUAL(prefix.size() + 22 + 1 + 43, stored.size());
+    }
+
+    void hash_is_read_by_libargon2_itself() {
+        std::string stored = hash("123456");
+        CPPUNIT_ASSERT_EQUAL(int(ARGON2_OK), argon2id_verify(stored.c_str(), "123456", 6));
+    }
+
+    void argon2id_of_the_previous_parameters_still_verifies() {
+        // What hash() wrote before it traded memory for passes (m=19456, t=2).
+        std::string stored = argon2id_with(2, 19456, 1, "123456");
+        CPPUNIT_ASSERT(verify("123456", stored));
+        CPPUNIT_ASSERT(!verify("1234567", stored));
+        CPPUNIT_ASSERT(needs_rehash(stored));
     }
 
     void hash_verifies_its_password_only() {
@@ -300,7 +315,7 @@ class PasswordTest : public CppUnit::TestFixture {
     void argon2id_with_other_parameters_needs_rehash() {
         std::string current = hash("123456");
         std::string t3 = current;
-        t3.replace(t3.find("t=2"), 3, "t=3");
+        t3.replace(t3.find("t=5"), 3, "t=3");
         CPPUNIT_ASSERT(needs_rehash(t3));
         CPPUNIT_ASSERT(needs_rehash(k_argon2id_ref_64m));
         std::string v16 = current;
