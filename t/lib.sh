@@ -40,6 +40,8 @@ DB_ACCOUNT=
 TEST_WEB=${TEST_WEB:-nginx}
 FILE_STORE_DIR=
 SOCK_DIR=
+VALIDATOR_PID=
+VALIDATOR_SOCKET=
 
 # ---- TAP core -----------------------------------------------------------------------------------
 
@@ -181,6 +183,7 @@ _cleanup () {
 	else
 		svc_db_stop "${DB_SOCKET:-}" "$TRASH/db/db.pid"
 	fi
+	[ -z "$VALIDATOR_PID" ] || kill "$VALIDATOR_PID" 2>/dev/null
 	[ -z "$SOCK_DIR" ] || rm -rf "$SOCK_DIR"
 	if [ -n "$test_done_ok" ] && [ -z "${TEST_KEEP:-}" ]; then
 		cd "$TOP" && rm -rf "$TRASH"
@@ -329,9 +332,23 @@ start_app () {
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
 }
 
+# Starts t/openapi-validate, which check_openapi asks about each JSON response (its verdicts
+# in $TRASH/openapi.log), and waits (at most 30 s) for its socket. Once per file; start_nginx
+# and start_apache call it.
+start_validator () {
+	[ -z "$VALIDATOR_PID" ] || return 0
+	set_socket_path VALIDATOR_SOCKET openapi.sock
+	/usr/bin/python3 "$TOP/t/openapi-validate" "$VALIDATOR_SOCKET" "$TOP/doc/openapi.yaml" \
+		"$TRASH/openapi.log" 2>>"$TRASH/fixture.log" &
+	VALIDATOR_PID=$!
+	poll_until 300 test -S "$VALIDATOR_SOCKET" 2>>"$TRASH/fixture.log" ||
+		bail_out "t/openapi-validate did not start (python3-jsonschema, python3-yaml: scripts/install-deps)"
+}
+
 # Starts nginx with the shipped nginx/cms-fcgi.conf on test_port 1 and waits (at most 10 s) until
 # GET /healthz answers 200 through it.
 start_nginx () {
+	start_validator
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
 	[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
@@ -375,6 +392,7 @@ start_web () {
 # until GET /healthz answers 200 through it.
 start_apache () {
 	local target=$APP_BIN
+	start_validator
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
 	if [ "$1" = proxy ]; then
@@ -439,7 +457,35 @@ http () {
 	echo "> $method $path${body:+ $body}" >&2
 	curl --silent --show-error --max-time 5 --globoff --path-as-is \
 		--output "$TRASH/body" --dump-header "$TRASH/headers" --write-out '%{http_code}\n' \
-		"$@" "http://127.0.0.1:$HTTP_PORT$path" >"$TRASH/status"
+		"$@" "http://127.0.0.1:$HTTP_PORT$path" >"$TRASH/status" &&
+	check_openapi "$method" "$path"
+}
+
+# check_openapi METHOD PATH [NAME]: fails, saying why, when the JSON response in $TRASH/status,
+# headers and body (NAME.status, NAME.headers, NAME.body with NAME) does not match the schema
+# doc/openapi.yaml gives for request METHOD PATH and its status. http calls it for each
+# response; a file that sends requests with curl itself calls it for each answer it gets.
+check_openapi () {
+	local f=$TRASH/${3:+$3.} type
+	[ -n "$VALIDATOR_SOCKET" ] || return 0
+	type=$(tr -d '\r' <"${f}headers" | sed -n 's/^[Cc][Oo][Nn][Tt][Ee][Nn][Tt]-[Tt][Yy][Pp][Ee]: *//p' |
+		tail -n 1)
+	case $type in application/json*) ;; *) return 0 ;; esac
+	{
+		printf '%s %s %s %s\n' "$1" "$(cat "${f}status")" "$2" "$type"
+		cat "${f}body"
+	} | curl --silent --show-error --max-time 30 --unix-socket "$VALIDATOR_SOCKET" \
+		--data-binary @- --output "${f}openapi" --write-out '%{http_code}' \
+		http://validator/ >"${f}openapi.status" || {
+		echo "t/openapi-validate did not answer" >&2
+		return 1
+	}
+	[ "$(cat "${f}openapi.status")" = 200 ] && return 0
+	echo "the response to $1 $2 does not match doc/openapi.yaml:" >&2
+	cat "${f}openapi" >&2
+	head -c 2000 "${f}body" >&2
+	echo >&2
+	return 1
 }
 
 _show_response () {
