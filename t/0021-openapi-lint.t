@@ -53,4 +53,19 @@ test_expect_success 'make docs writes doc/html/index.html that loads its script 
 	grep -q "/cms/admin/permission/dispatch/batch" "$TOP/doc/html/index.html"
 '
 
+# nginx as make run configures it (scripts/run: svc_nginx_conf with doc/html), without a pool.
+HTTP_PORT=$(test_port 1)
+svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "$TRASH/pool.sock" "$TOP" "" "$TOP/doc/html" ||
+	bail_out "cannot write nginx.conf"
+NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") || bail_out "nginx did not start"
+
+test_expect_success 'nginx as make run configures it serves the reference at /docs/' '
+	poll_until 100 http GET /docs/ &&
+	expect_status 200 &&
+	expect_header Content-Type "^text/html" &&
+	grep -q "redoc.standalone.js" body &&
+	http GET /docs/redoc.standalone.js &&
+	expect_status 200
+'
+
 test_done
