@@ -23,8 +23,8 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db cluster cluster-stop check-cluster bench battery lint clean distclean install uninstall \
-	fuzz fuzz-build fuzz-merge clean-gcc
+.PHONY: all deps check unit test run stop db cluster cluster-stop check-cluster bench battery lint docs clean distclean \
+	install uninstall fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
 
@@ -134,6 +134,11 @@ fuzz-build: $(FUZZ_BIN)
 fuzz-merge: $(FUZZ_BIN)
 	fuzz/merge $(FUZZ_BIN)
 
+# The API reference: doc/openapi.yaml rendered to doc/html/ (one page and the renderer's script),
+# which make run's nginx serves at /docs/.
+docs: deps
+	scripts/docs
+
 # Rules of STYLE.md that grep can check.
 lint:
 	scripts/lint
@@ -157,7 +162,7 @@ INSTALL = install
 
 # Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
 # is installed when there is one.
-SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql \
+SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket
 
@@ -207,9 +212,9 @@ clean-gcc:
 	rm -f src/*.o src/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
 
 clean: clean-gcc
-	rm -rf fuzz/build
+	rm -rf fuzz/build doc/html
 
 distclean: clean
-	rm -rf config.mk config.log config.status configure aclocal.m4 autom4te.cache
+	rm -rf doc/node_modules config.mk config.log config.status configure aclocal.m4 autom4te.cache
 
 -include $(LIB_OBJ:.o=.d) src/main.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -478,14 +478,15 @@ svc_pool_stop () {
 # address $3 (a unix socket path or HOST:PORT, as for svc_pool_start; several, space-separated,
 # for an upstream over several pools) and a server on
 # 127.0.0.1:$2 that includes the shipped nginx/cms-fcgi.conf of source tree $4 and serves the app's
-# file_store_dir $5 (an absolute path; none when empty) at /assets/. The shipped files are
+# file_store_dir $5 (an absolute path; none when empty) at /assets/, and directory $6 (optional)
+# at /docs/. The shipped files are
 # symlinked next to nginx.conf because nginx resolves relative includes against the directory of
 # its main config file. nginx's workers run as the user who starts it, root included: a private
 # checkout (mode 0700, like /root) and the pool's 0600 socket are theirs to use. One worker per
 # CPU, each allowed as many open files as this shell's hard limit (at most 8192): nginx raises its
 # own limit that far even unprivileged, and asking for more would be an [alert] in error.log.
 svc_nginx_conf () {
-	local dir=$1 http_port=$2 pool=$3 top=$4 assets=${5:-} m user= nofile
+	local dir=$1 http_port=$2 pool=$3 top=$4 assets=${5:-} docs=${6:-} m user= nofile
 	mkdir -p "$dir" || return 1
 	[ "$(id -u)" -ne 0 ] || user="user root $(id -gn);"
 	nofile=$(ulimit -Hn)
@@ -545,6 +546,9 @@ svc_nginx_conf () {
 		        server_name localhost;
 		        set \$cms_file_store_dir "$assets";
 		        include cms-fcgi.conf;
+		EOF
+		[ -z "$docs" ] || printf '        location /docs/ {\n            alias "%s/";\n        }\n' "$docs"
+		cat <<-EOF
 		    }
 		}
 		EOF

@@ -55,6 +55,7 @@ send () {
 	[ -z "$body" ] || set -- "$@" -H "Content-Type: application/json" --data-raw "$body"
 	[ -z "${TOKEN:-}" ] || set -- "$@" -H "Authorization: Bearer $TOKEN"
 	rm -f "$name.status" "$name.headers" "$name.body"
+	echo "$method $path" >"$name.request"
 	curl --silent --show-error --max-time 20 --globoff --output "$name.body" \
 		--dump-header "$name.headers" --write-out '%{http_code}\n' "$@" \
 		"http://127.0.0.1:$HTTP_PORT$path" >"$name.status" 2>"$name.err" 9>&- &
@@ -68,8 +69,10 @@ answer () {
 	show "$1"
 }
 
-# show NAME: makes the answer of request NAME the one that expect_status and expect_json check.
+# show NAME: makes the answer of request NAME the one that expect_status and expect_json check,
+# once it matches doc/openapi.yaml.
 show () {
+	check_openapi $(cat "$1.request") "$1" &&
 	cp "$1.status" status &&
 	cp "$1.headers" headers &&
 	cp "$1.body" body

@@ -38,7 +38,8 @@ test_expect_success 'an update that deadlocks with another transaction is retrie
 	} &&
 	poll_until 100 weighted &&
 	as root &&
-	{ curl --silent --max-time 30 --output put.body --write-out "%{http_code}\n" \
+	{ curl --silent --max-time 30 --output put.body --dump-header put.headers \
+		--write-out "%{http_code}\n" \
 		-X PUT -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
 		--data-raw "{\"title\":\"Dune Messiah\",\"author\":\"Herbert\",\"summary\":\"2\"}" \
 		"http://127.0.0.1:$HTTP_PORT/v1/book/$(cat book_id)" >put.status & } &&
@@ -53,6 +54,7 @@ test_expect_success 'an update that deadlocks with another transaction is retrie
 	} &&
 	poll_until 200 answered &&
 	test "$(cat put.status)" = 200 &&
+	check_openapi PUT "/v1/book/$(cat book_id)" put &&
 	grep -q "deadlock, running the request again" app.log &&
 	expect_db "SELECT title FROM book WHERE id = $(cat book_id)" "Dune Messiah"
 '

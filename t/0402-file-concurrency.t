@@ -80,11 +80,15 @@ test_expect_success 'concurrent uploads of the same new content answer one id an
 	pids= &&
 	for i in 1 2 3 4 5 6; do
 		{ curl --silent --max-time 10 -H "Authorization: Bearer $TOKEN" -F file=@together.png \
-			--output "together.$i" "http://127.0.0.1:$HTTP_PORT/cms/file" & } &&
+			--output "together.$i.body" --dump-header "together.$i.headers" \
+			--write-out "%{http_code}\n" "http://127.0.0.1:$HTTP_PORT/cms/file" \
+			>"together.$i.status" & } &&
 		pids="$pids $!" || return 1
 	done &&
 	for p in $pids; do wait $p || return 1; done &&
-	jq -s -e "map(.[0].id) | unique | length == 1" together.1 together.2 together.3 together.4 together.5 together.6 &&
+	for i in 1 2 3 4 5 6; do check_openapi POST /cms/file "together.$i" || return 1; done &&
+	jq -s -e "map(.[0].id) | unique | length == 1" together.1.body together.2.body together.3.body \
+		together.4.body together.5.body together.6.body &&
 	expect_db "SELECT COUNT(*) FROM lin_file WHERE md5 = \"$(md5sum together.png | cut -d" " -f1)\"" 1 &&
 	test "$(files_on_disk)" -eq 1
 '

@@ -48,6 +48,7 @@ SOCK_DIR=
 POOL2_PID=
 APP_SOCKET2=
 [ -z "${TEST_CLUSTER_DIR:-}" ] || TEST_DB_SOCKET=$TEST_CLUSTER_DIR/node1/db.sock
+VALIDATOR_PID=
 
 # ---- TAP core -----------------------------------------------------------------------------------
 
@@ -199,6 +200,7 @@ _cleanup () {
 	else
 		svc_db_stop "${DB_SOCKET:-}" "$TRASH/db/db.pid"
 	fi
+	[ -z "$VALIDATOR_PID" ] || kill "$VALIDATOR_PID" 2>/dev/null
 	[ -z "$SOCK_DIR" ] || rm -rf "$SOCK_DIR"
 	if [ -n "$test_done_ok" ] && [ -z "${TEST_KEEP:-}" ]; then
 		cd "$TOP" && rm -rf "$TRASH"
@@ -425,9 +427,24 @@ use_make_run () {
 	test_atexit '"$TOP/scripts/stop"'
 }
 
+# Starts t/openapi-validate, which check_openapi asks about each response through two FIFOs
+# (its verdicts in $TRASH/openapi.log), and waits (at most 30 s) until it has read the document.
+# Once per file; start_nginx and start_apache call it.
+start_validator () {
+	[ -z "$VALIDATOR_PID" ] || return 0
+	rm -f "$TRASH/openapi.in" "$TRASH/openapi.out" "$TRASH/openapi.log"
+	mkfifo "$TRASH/openapi.in" "$TRASH/openapi.out" || bail_out "mkfifo failed"
+	/usr/bin/python3 "$TOP/t/openapi-validate" "$TRASH/openapi.in" "$TRASH/openapi.out" \
+		"$TOP/doc/openapi.yaml" "$TRASH/openapi.log" 2>>"$TRASH/fixture.log" &
+	VALIDATOR_PID=$!
+	poll_until 300 test -s "$TRASH/openapi.log" 2>>"$TRASH/fixture.log" ||
+		bail_out "t/openapi-validate did not start (python3-jsonschema, python3-yaml: scripts/install-deps)"
+}
+
 # Starts nginx with the shipped nginx/cms-fcgi.conf on test_port 1 and waits (at most 10 s) until
 # GET /healthz answers 200 through it.
 start_nginx () {
+	start_validator
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
 	[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
@@ -471,6 +488,7 @@ start_web () {
 # until GET /healthz answers 200 through it.
 start_apache () {
 	local target=$APP_BIN
+	start_validator
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
 	if [ "$1" = proxy ]; then
@@ -537,7 +555,32 @@ http () {
 	echo "> $method $path${body:+ $body}" >&2
 	curl --silent --show-error --max-time 5 --globoff --path-as-is \
 		--output "$TRASH/body" --dump-header "$TRASH/headers" --write-out '%{http_code}\n' \
-		"$@" "http://127.0.0.1:$HTTP_PORT$path" >"$TRASH/status"
+		"$@" "http://127.0.0.1:$HTTP_PORT$path" >"$TRASH/status" &&
+	check_openapi "$method" "$path"
+}
+
+# check_openapi METHOD PATH [NAME]: fails, saying why, when the JSON response in $TRASH/status,
+# headers and body (NAME.status, NAME.headers, NAME.body with NAME) does not match the schema
+# doc/openapi.yaml gives for request METHOD PATH and its status. http calls it for each
+# response; a file that sends requests with curl itself calls it for each answer it gets. Shell
+# builtins only: a process per response would cost more than the request.
+check_openapi () {
+	local request="$1 $2 $TRASH/${3:+$3.}" answer
+	[ -n "$VALIDATOR_PID" ] || return 0
+	kill -0 "$VALIDATOR_PID" 2>/dev/null || { echo "t/openapi-validate is not running" >&2; return 1; }
+	printf '%s\n' "$request" >"$TRASH/openapi.in" &&
+	read -r answer <"$TRASH/openapi.out" || return 1
+	case $answer in
+	"ok $request" | "skipped $request") return 0 ;;
+	"mismatch $request")
+		echo "the response to $1 $2 does not match doc/openapi.yaml:" >&2
+		cat "$TRASH/${3:+$3.}openapi" >&2
+		head -c 2000 "$TRASH/${3:+$3.}body" >&2
+		echo >&2
+		;;
+	*) echo "t/openapi-validate answered '$answer' to '$request'" >&2 ;;
+	esac
+	return 1
 }
 
 _show_response () {
