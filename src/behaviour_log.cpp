@@ -60,7 +60,8 @@ std::string render_log_template(const std::string &tmpl, const Principal &user) 
 void record_behaviour(const Request &req, Ctx &ctx, int status) {
     if (ctx.route == nullptr || ctx.route->log == nullptr)
         return;
-    const Principal &user = *ctx.user;
+    // A route with a template names its principal: authorize() or, for login, the handler.
+    const Principal &user = ctx.user.value();
     LogEntry entry;
     entry.message = render_log_template(ctx.route->log, user);
     entry.user_id = user.id;
