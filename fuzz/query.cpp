@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (std::optional<std::string> value = req.query(name))
             cms::validate::datetime(*value);
     cms::validate::Problems problems;
-    std::optional<int64_t> id = cms::validate::id_query(req, "group_id", "bad", problems);
+    std::optional<int64_t> id =
+        cms::validate::id_query(req, "group_id", cms::FieldText::group_id_positive, problems);
     if (id && *id <= 0)
         std::abort();
     return 0;

@@ -17,8 +17,6 @@ namespace cms {
 
 namespace {
 
-constexpr const char *k_permission_ids_text = "权限id必须正整数";
-
 // The group of a path id, or 404/10024.
 Group group_or_404(GroupStore &groups, int64_t id) {
     std::optional<Group> group = groups.find(id);
@@ -33,6 +31,12 @@ void require_permissions(PermissionStore &permissions, const std::vector<int64_t
         throw ApiError(404, Code::permission_not_found);
 }
 
+// The required group_id of a permission body.
+int64_t group_id_member(const Json::Value &body, validate::Problems &problems) {
+    return validate::required_id_member(body, "group_id", FieldText::group_id_positive,
+                                        FieldText::group_id_not_null, problems);
+}
+
 // {group_id, permission_ids} of dispatch/batch and remove: both required, ids non-empty.
 struct GroupPermissions {
     int64_t group_id = 0;
@@ -42,16 +46,13 @@ struct GroupPermissions {
 GroupPermissions group_permissions_body(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
-    std::optional<int64_t> group_id =
-        validate::id_member(body, "group_id", "分组id必须为正整数", problems);
-    if (!group_id)
-        problems.add("group_id", "分组id不可为空");
-    std::optional<std::vector<int64_t>> ids =
-        validate::id_list_member(body, "permission_ids", k_permission_ids_text, problems);
+    int64_t group_id = group_id_member(body, problems);
+    std::optional<std::vector<int64_t>> ids = validate::id_list_member(
+        body, "permission_ids", FieldText::permission_id_positive, problems);
     if (!ids || ids->empty())
-        problems.add("permission_ids", "请输入权限id，且每一项不可为空");
+        problems.add("permission_ids", FieldText::permission_ids_not_empty);
     problems.check();
-    return {*group_id, *ids};
+    return {group_id, *ids};
 }
 
 // name (required, 1..60) and info (optional, at most 255) of a group body.
@@ -62,9 +63,9 @@ struct GroupFields {
 
 GroupFields group_fields(const Json::Value &body, validate::Problems &problems) {
     GroupFields f;
-    f.name = validate::required_text(body, "name", 60, "请输入分组名称", "分组名称不可超过60字符",
-                                     problems);
-    f.info = validate::optional_text(body, "info", 255, "分组描述不可超过255字符", problems);
+    f.name = validate::required_text(body, "name", 60, FieldText::group_name_not_blank,
+                                     FieldText::group_name_length, problems);
+    f.info = validate::optional_text(body, "info", 255, FieldText::group_info_length, problems);
     return f;
 }
 
@@ -137,7 +138,7 @@ Response handle_admin_group_create(const Request &req, Ctx &ctx) {
     validate::Problems problems;
     GroupFields f = group_fields(body, problems);
     std::vector<int64_t> permission_ids =
-        validate::id_list_member(body, "permission_ids", k_permission_ids_text, problems)
+        validate::id_list_member(body, "permission_ids", FieldText::permission_id_positive, problems)
             .value_or(std::vector<int64_t>());
     problems.check();
     PermissionStore permissions(ctx.db);
@@ -162,16 +163,12 @@ Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx) {
 Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
-    std::optional<int64_t> group_id =
-        validate::id_member(body, "group_id", "分组id必须为正整数", problems);
-    if (!group_id)
-        problems.add("group_id", "分组id不可为空");
-    std::optional<int64_t> permission_id =
-        validate::id_member(body, "permission_id", k_permission_ids_text, problems);
-    if (!permission_id)
-        problems.add("permission_id", "权限id不可为空");
+    int64_t group_id = group_id_member(body, problems);
+    int64_t permission_id =
+        validate::required_id_member(body, "permission_id", FieldText::permission_id_positive,
+                                     FieldText::permission_id_not_null, problems);
     problems.check();
-    grant_checked(ctx, *group_id, {*permission_id});
+    grant_checked(ctx, group_id, {permission_id});
     return message(201, Code::permissions_granted, req, ctx);
 }
 

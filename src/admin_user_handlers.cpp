@@ -33,7 +33,7 @@ Response handle_admin_user_list(const Request &req, Ctx &ctx) {
     validate::Page page = validate::page_query(req);
     validate::Problems problems;
     std::optional<int64_t> group_id =
-        validate::id_query(req, "group_id", "分组id必须为正整数", problems);
+        validate::id_query(req, "group_id", FieldText::group_id_positive, problems);
     problems.check();
     GroupStore groups(ctx.db);
     int64_t total = 0;
@@ -60,9 +60,9 @@ Response handle_admin_user_update(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     std::optional<std::vector<int64_t>> group_ids =
-        validate::id_list_member(body, "group_ids", "分组id每一项必须为正整数", problems);
+        validate::id_list_member(body, "group_ids", FieldText::group_ids_positive, problems);
     if (!group_ids || group_ids->empty())
-        problems.add("group_ids", "至少选择一个分组");
+        problems.add("group_ids", FieldText::group_ids_not_empty);
     problems.check();
     UserStore users(ctx.db);
     GroupStore groups(ctx.db);

@@ -38,14 +38,13 @@ BookFields book_fields(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     BookFields f;
-    f.title = validate::required_text(body, "title", 50, "必须传入图书名", "图书名不能超过50字符",
-                                      problems);
-    f.author = validate::required_text(body, "author", 30, "必须传入图书作者",
-                                       "图书作者名不能超过30字符", problems);
-    f.summary = validate::required_text(body, "summary", 1000, "必须传入图书综述",
-                                        "图书综述不能超过1000字符", problems);
-    f.image = validate::optional_text(body, "image", 100, "图书插图的url长度必须在0~100之间",
-                                      problems);
+    f.title = validate::required_text(body, "title", 50, FieldText::book_title_not_empty,
+                                      FieldText::book_title_length, problems);
+    f.author = validate::required_text(body, "author", 30, FieldText::book_author_not_empty,
+                                       FieldText::book_author_length, problems);
+    f.summary = validate::required_text(body, "summary", 1000, FieldText::book_summary_not_empty,
+                                        FieldText::book_summary_length, problems);
+    f.image = validate::optional_text(body, "image", 100, FieldText::book_image_length, problems);
     problems.check();
     return f;
 }
@@ -86,7 +85,7 @@ Response handle_book_search(const Request &req, Ctx &ctx) {
     std::string q = req.query("q").value_or("");
     if (!utf8::valid_text(q)) {
         validate::Problems problems;
-        problems.add("q", "q必须是合法的UTF-8文本");
+        problems.add("q", FieldText::book_query_utf8);
         problems.check();
     }
     int64_t total = 0;

@@ -42,7 +42,7 @@ struct Config {
     int64_t file_single_limit = 2097152;      // bytes per file
     int64_t file_max_count = 10;              // files per request
     int64_t file_total_limit = 10485760;      // body cap of the upload route
-    std::vector<std::string> file_extensions; // allowed, with the dot, compared case-insensitively
+    std::vector<std::string> file_extensions; // allowed types by extension, case-insensitively
 
     int64_t login_max_failures = 10;           // per (username, client address) ...
     int64_t login_failure_window = 300;        // ... within this many seconds; and then

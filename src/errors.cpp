@@ -79,7 +79,88 @@ const Fallback k_fallback_texts[] = {
     {Code::json_duplicate_key, "duplicate key in JSON"},
     {Code::body_not_utf8, "request body is not valid UTF-8"},
     {Code::json_not_object, "request body must be a JSON object"},
+    {Code::idempotency_key_invalid, "Idempotency-Key must be 1 to 100 visible ASCII characters"},
+    {Code::idempotency_key_reused, "this Idempotency-Key was used for another request"},
+    {Code::idempotency_key_busy, "a request with this Idempotency-Key is still being processed"},
 };
+
+struct FieldFallback {
+    FieldText text;
+    const char *key;
+    const char *english;
+};
+
+// One row per FieldText. Keys are Lin CMS's ValidationMessages.properties names where it has the
+// text, so that its translations map over; the English is the fallback, as above.
+const FieldFallback k_field_texts[] = {
+    {FieldText::id_positive, "id.positive", "id must be a positive integer"},
+    {FieldText::page_count_min, "page.count.min", "count must be a positive integer"},
+    {FieldText::page_count_max, "page.count.max", "count must be at most 30"},
+    {FieldText::page_number_min, "page.number.min", "page must be a non-negative integer"},
+    {FieldText::group_id_positive, "group.id.positive", "group id must be a positive integer"},
+    {FieldText::group_id_not_null, "group.id.not-null", "group id is required"},
+    {FieldText::group_ids_positive, "group.ids.long-list",
+     "every group id must be a positive integer"},
+    {FieldText::group_ids_not_empty, "group.ids.not-empty", "choose at least one group"},
+    {FieldText::group_name_not_blank, "group.name.not-blank", "group name is required"},
+    {FieldText::group_name_length, "group.name.length",
+     "group name must be at most 60 characters"},
+    {FieldText::group_info_length, "group.info.length",
+     "group description must be at most 255 characters"},
+    {FieldText::permission_id_positive, "permission.id.positive",
+     "permission id must be a positive integer"},
+    {FieldText::permission_id_not_null, "permission.id.not-null", "permission id is required"},
+    {FieldText::permission_ids_not_empty, "permission.ids.long-list",
+     "give permission ids, none of them empty"},
+    {FieldText::email, "email", "email address is not valid"},
+    {FieldText::username_not_blank, "username.not-blank", "username is required"},
+    {FieldText::username_length, "username.length", "username must be 2 to 10 characters"},
+    {FieldText::nickname_length, "nickname.length", "nickname must be 2 to 10 characters"},
+    {FieldText::avatar_length, "avatar.length", "avatar URL must be at most 500 characters"},
+    {FieldText::password_new_not_blank, "password.new.not-blank", "password is required"},
+    {FieldText::password_new_pattern, "password.new.pattern",
+     "password must be 6 to 22 characters of letters, digits and _*&$#@"},
+    {FieldText::password_confirm_not_blank, "password.confirm.not-blank",
+     "password confirmation is required"},
+    {FieldText::password_old_not_blank, "password.old.not-blank", "old password is required"},
+    {FieldText::password_old_length, "password.old.length", "wrong password"},
+    {FieldText::password_equal_field, "password.equal-field", "the passwords differ"},
+    {FieldText::login_password_length, "login.password.length", "wrong username or password"},
+    {FieldText::book_title_not_empty, "book.title.not-empty", "title is required"},
+    {FieldText::book_title_length, "book.title.length", "title must be at most 50 characters"},
+    {FieldText::book_author_not_empty, "book.author.not-empty", "author is required"},
+    {FieldText::book_author_length, "book.author.length",
+     "author must be at most 30 characters"},
+    {FieldText::book_summary_not_empty, "book.summary.not-empty", "summary is required"},
+    {FieldText::book_summary_length, "book.summary.length",
+     "summary must be at most 1000 characters"},
+    {FieldText::book_image_length, "book.image.length",
+     "image URL must be at most 100 characters"},
+    {FieldText::book_query_utf8, "book.q.utf8", "q must be valid UTF-8 text"},
+    {FieldText::log_time_format, "log.time.format", "time must be written YYYY-MM-DD HH:mm:ss"},
+    {FieldText::log_filter_format, "log.filter.format", "malformed parameter"},
+    {FieldText::wrong_type, "field.type", "{field} has the wrong type"},
+    {FieldText::ids_too_many, "ids.max-size", "at most 100 items"},
+};
+static_assert(sizeof k_field_texts / sizeof k_field_texts[0] ==
+                  static_cast<size_t>(FieldText::count_),
+              "every FieldText has a row in k_field_texts");
+
+const FieldFallback &field_row(FieldText text) {
+    for (const FieldFallback &row : k_field_texts)
+        if (row.text == text)
+            return row;
+    throw std::logic_error("no row in k_field_texts for a FieldText");
+}
+
+// text with its "{field}", if any, replaced by field.
+std::string with_field(std::string text, const std::string &field) {
+    static const std::string k_placeholder = "{field}";
+    size_t at = text.find(k_placeholder);
+    if (at != std::string::npos)
+        text.replace(at, k_placeholder.size(), field);
+    return text;
+}
 
 void append_utf8(std::string &out, unsigned cp) {
     if (cp < 0x80) {
@@ -158,10 +239,18 @@ Messages Messages::parse(const std::string &text, const std::string &origin) {
         if (line.compare(start, k_prefix.size(), k_prefix) != 0 || eq == std::string::npos ||
             line[eq] != '=')
             throw std::runtime_error(where + "expected 'code-message[<code>]=<text>'");
-        std::string number = line.substr(start + k_prefix.size(), close - start - k_prefix.size());
+        std::string key = line.substr(start + k_prefix.size(), close - start - k_prefix.size());
+        // <code> or <code>.<key>: a text of the code's, such as a field text of 10030.
+        std::string number = key.substr(0, key.find('.'));
         if (number.empty() || number.size() > 6 ||
             number.find_first_not_of("0123456789") != std::string::npos)
             throw std::runtime_error(where + "code '" + number + "' is not a number");
+        if (number.size() < key.size() &&
+            (key.size() == number.size() + 1 ||
+             key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-", number.size() + 1) !=
+                 std::string::npos))
+            throw std::runtime_error(where + "key '" + key +
+                                     "' is not <code>.<key> (lower-case letters, digits, . and -)");
         std::string value = line.substr(eq + 1);
         value.erase(0, value.find_first_not_of(" \t"));
         try {
@@ -171,7 +260,7 @@ Messages Messages::parse(const std::string &text, const std::string &origin) {
         }
         if (!utf8::valid(value))
             throw std::runtime_error(where + "text is not valid UTF-8");
-        messages.texts_[std::stoi(number)] = value;
+        messages.texts_[std::to_string(std::stoi(number)) + key.substr(number.size())] = value;
     }
     return messages;
 }
@@ -186,13 +275,31 @@ Messages Messages::load(const std::string &path) {
 }
 
 std::string Messages::text(Code code) const {
-    auto it = texts_.find(static_cast<int>(code));
+    auto it = texts_.find(std::to_string(static_cast<int>(code)));
     if (it != texts_.end())
         return it->second;
     for (const Fallback &f : k_fallback_texts)
         if (f.code == code)
             return f.text;
     return "";
+}
+
+std::string Messages::text(FieldText text) const {
+    auto it = texts_.find(key(text));
+    return it != texts_.end() ? it->second : field_row(text).english;
+}
+
+std::string Messages::key(FieldText text) {
+    return std::to_string(static_cast<int>(Code::parameter)) + "." + field_row(text).key;
+}
+
+std::vector<std::string> Messages::known_keys() {
+    std::vector<std::string> keys;
+    for (const Fallback &f : k_fallback_texts)
+        keys.push_back(std::to_string(static_cast<int>(f.code)));
+    for (const FieldFallback &f : k_field_texts)
+        keys.push_back(key(f.text));
+    return keys;
 }
 
 Json::Value make_envelope(Code code, Json::Value message, const std::string &request_line) {
@@ -211,8 +318,12 @@ Json::Value error_envelope(const ApiError &error, const Messages &messages,
         code = error.fallback;
         text_code = error.fallback;
     }
-    if (!error.fields.isNull())
-        return make_envelope(code, error.fields, request_line);
+    if (!error.fields.empty()) {
+        Json::Value fields(Json::objectValue);
+        for (const FieldProblem &problem : error.fields)
+            fields[problem.field] = with_field(messages.text(problem.text), problem.field);
+        return make_envelope(code, fields, request_line);
+    }
     return make_envelope(code, messages.text(text_code), request_line);
 }
 

@@ -79,6 +79,57 @@ enum class Code : int {
     idempotency_key_busy = 10392,
 };
 
+// The texts of validation failures, sent inside a 400/10030 whose message maps field → text.
+// The message table holds each as code-message[10030.<key>] (the keys, in errors.cpp, are those
+// of Lin CMS's ValidationMessages.properties where it has the text).
+enum class FieldText : int {
+    id_positive,
+    page_count_min,
+    page_count_max,
+    page_number_min,
+    group_id_positive,
+    group_id_not_null,
+    group_ids_positive,
+    group_ids_not_empty,
+    group_name_not_blank,
+    group_name_length,
+    group_info_length,
+    permission_id_positive,
+    permission_id_not_null,
+    permission_ids_not_empty,
+    email,
+    username_not_blank,
+    username_length,
+    nickname_length,
+    avatar_length,
+    password_new_not_blank,
+    password_new_pattern,
+    password_confirm_not_blank,
+    password_old_not_blank,
+    password_old_length,
+    password_equal_field,
+    login_password_length,
+    book_title_not_empty,
+    book_title_length,
+    book_author_not_empty,
+    book_author_length,
+    book_summary_not_empty,
+    book_summary_length,
+    book_image_length,
+    book_query_utf8,
+    log_time_format,
+    log_filter_format,
+    wrong_type,
+    ids_too_many,
+    count_ // not a text: the number of them
+};
+
+// One failing field of a validation failure and the text it gets.
+struct FieldProblem {
+    std::string field;
+    FieldText text;
+};
+
 // A request that cannot be served as asked: rendered by the loop as the envelope with status.
 class ApiError : public std::exception {
   public:
@@ -89,7 +140,7 @@ class ApiError : public std::exception {
     ApiError(int http_status, Code error_code, Code text_of)
         : status(http_status), code(error_code), text_code(text_of) {}
     // Validation failure: message is an object mapping each failing field to its text.
-    ApiError(int http_status, Code error_code, Json::Value field_texts)
+    ApiError(int http_status, Code error_code, std::vector<FieldProblem> field_texts)
         : status(http_status), code(error_code), text_code(error_code),
           fields(std::move(field_texts)) {}
 
@@ -108,26 +159,36 @@ class ApiError : public std::exception {
     int status;
     Code code;
     Code text_code;
-    Json::Value fields; // null unless a validation failure
+    std::vector<FieldProblem> fields; // empty unless a validation failure
     Code fallback = Code::ok;
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
-// Code → text, from conf/code-message.properties; a configured text always wins.
+// Code → text, from conf/code-message.properties (or its English twin, code-message.en.properties);
+// a configured text always wins.
 class Messages {
   public:
-    // Reads `code-message[<code>]=<text>` lines (UTF-8, \uXXXX escapes); throws std::runtime_error
-    // naming file and line on a malformed line.
+    // Reads `code-message[<code>]=<text>` and `code-message[<code>.<key>]=<text>` lines (UTF-8,
+    // \uXXXX escapes); throws std::runtime_error naming file and line on a malformed line.
     static Messages load(const std::string &path);
     // Same, from text already read (origin names it in errors).
     static Messages parse(const std::string &text, const std::string &origin);
 
-    bool has(Code code) const { return texts_.count(static_cast<int>(code)) != 0; }
+    bool has(Code code) const { return texts_.count(std::to_string(static_cast<int>(code))) != 0; }
+    bool has(FieldText text) const { return texts_.count(key(text)) != 0; }
     // The configured text of code, else a built-in English text.
     std::string text(Code code) const;
+    // The configured text of a validation failure, else a built-in English text; "{field}" in it
+    // stands for the field's name.
+    std::string text(FieldText text) const;
+
+    // The table's key of a field text: "10030.<key>".
+    static std::string key(FieldText text);
+    // Every code the service sends, and every field text, as the table keys them.
+    static std::vector<std::string> known_keys();
 
   private:
-    std::unordered_map<int, std::string> texts_;
+    std::unordered_map<std::string, std::string> texts_; // "<code>" or "<code>.<key>" → text
 };
 
 // {"code", "message", "request"}: the body of every write success and every failure.

@@ -1,13 +1,13 @@
-// POST /cms/file: the multipart body is parsed by cgicc, every file part is checked (count,
-// extension, size) before anything is written, then FileStore saves them in the request's
-// transaction.
+// POST /cms/file: the multipart body is parsed by cgicc, every file part is checked (count, size,
+// type read from its content) before anything is written, then FileStore saves them in the
+// request's transaction.
 #include "file_handlers.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cgicc/CgiInput.h>
@@ -94,25 +94,30 @@ std::vector<cgicc::FormFile> file_parts(const Request &req) {
     return parts;
 }
 
-// A dot and letters or digits only: the extension becomes part of a path on disk, so this holds
-// whatever the configured allow-list says.
-bool plain_extension(const std::string &extension) {
-    if (extension.size() < 2 || extension[0] != '.')
-        return false;
-    for (size_t i = 1; i < extension.size(); ++i)
-        if (std::isalnum(static_cast<unsigned char>(extension[i])) == 0)
-            return false;
-    return true;
-}
+// The types an upload may have, known by their first bytes, and the extensions that name each:
+// the first of them that file_extensions lists is the one stored, and so the type nginx serves.
+struct ImageType {
+    std::string_view signature;
+    const char *extensions[2];
+};
 
-// The extension of a client's file name, from its last '.', when the allow-list has it.
-std::string allowed_extension(const std::string &filename, const Config &config) {
-    size_t dot = filename.rfind('.');
-    if (dot != std::string::npos) {
-        std::string extension = text::lower(filename.substr(dot));
-        for (const std::string &allowed : config.file_extensions)
-            if (text::lower(allowed) == extension && plain_extension(extension))
-                return extension;
+const ImageType k_image_types[] = {
+    {std::string_view("\x89PNG\r\n\x1a\n", 8), {".png", nullptr}},
+    {"\xff\xd8\xff", {".jpg", ".jpeg"}},
+    {"GIF87a", {".gif", nullptr}},
+    {"GIF89a", {".gif", nullptr}},
+};
+
+// The extension of the content's type, whatever the client named the file (the Lin CMS client's
+// avatar cropper sends PNG bytes named avatar.jpg); 406 for another type or one not allowed.
+std::string content_extension(const std::string &content, const Config &config) {
+    for (const ImageType &type : k_image_types) {
+        if (content.compare(0, type.signature.size(), type.signature) != 0)
+            continue;
+        for (const char *extension : type.extensions)
+            for (const std::string &allowed : config.file_extensions)
+                if (extension != nullptr && text::lower(allowed) == extension)
+                    return extension;
     }
     throw ApiError(406, Code::file_extension);
 }
@@ -127,9 +132,9 @@ std::vector<Upload> read_uploads(const Request &req, const Config &config) {
         throw ApiError(413, Code::too_many_files);
     std::vector<Upload> uploads;
     for (const cgicc::FormFile &part : parts) {
-        std::string extension = allowed_extension(part.getFilename(), config);
         if (part.getDataLength() > static_cast<size_t>(config.file_single_limit))
             throw ApiError(413, Code::file_too_large);
+        std::string extension = content_extension(part.getData(), config);
         if (!utf8::valid_text(part.getName()))
             throw ApiError(400, Code::parameter);
         uploads.push_back(Upload{part.getName(), part.getData(), extension});

@@ -21,7 +21,7 @@ std::optional<std::string> filter(const Request &req, const char *name, validate
         return std::nullopt;
     if (!utf8::valid_text(*value) || validate::length(*value) > 100 ||
         (is_time && !validate::datetime(*value))) {
-        problems.add(name, is_time ? "时间格式必须为YYYY-MM-DD HH:mm:ss" : "参数格式错误");
+        problems.add(name, is_time ? FieldText::log_time_format : FieldText::log_filter_format);
         return std::nullopt;
     }
     return value;

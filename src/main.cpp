@@ -27,6 +27,7 @@
 #include "schema.h"
 #include "setup_db.h"
 #include "supervisor.h"
+#include "user_rules.h"
 #include "worker.h"
 
 namespace {
@@ -50,6 +51,13 @@ int hash_password() {
     std::string line;
     if (!std::getline(std::cin, line)) {
         std::fputs("cms-fcgi: no password on stdin\n", stderr);
+        return 1;
+    }
+    if (!cms::password_allowed(line)) {
+        std::fprintf(stderr,
+                     "cms-fcgi: the password breaks the password rule (%s): its user could never "
+                     "set it again through the client\n",
+                     cms::k_password_rule);
         return 1;
     }
     std::printf("%s\n", cms::password::hash(line).c_str());

@@ -50,28 +50,36 @@ Router::Match Router::match(std::string_view method, std::string_view path) cons
     if (method == "HEAD")
         method = "GET";
     std::vector<std::string_view> parts = split_path(path);
-    Match result;
-    int best = -1;
+    // The path's routes are those of its most literal pattern: /group/all is not /group/{id}.
+    std::vector<const Compiled *> same_path;
     for (const Compiled &c : compiled_) {
         if (c.segments.size() != parts.size())
             continue;
         bool ok = true;
         for (size_t i = 0; i < parts.size() && ok; ++i)
             ok = c.segments[i] == "{}" || c.segments[i] == parts[i];
-        if (!ok)
+        if (!ok || (!same_path.empty() && c.literals < same_path.front()->literals))
             continue;
-        result.path_known = true;
-        if (result.allow.find(c.route->method) == std::string::npos)
-            result.allow += std::string(result.allow.empty() ? "" : ", ") + c.route->method;
-        if (method != c.route->method || c.literals <= best)
+        if (!same_path.empty() && c.literals > same_path.front()->literals)
+            same_path.clear();
+        same_path.push_back(&c);
+    }
+    Match result;
+    for (const Compiled *c : same_path) {
+        std::string name = c->route->method;
+        // HEAD is answered wherever GET is (as GET without its body).
+        if (name == "GET")
+            name += ", HEAD";
+        if (result.allow.find(name) == std::string::npos)
+            result.allow += (result.allow.empty() ? "" : ", ") + name;
+        if (method != c->route->method || result.route != nullptr)
             continue;
-        best = c.literals;
-        result.route = c.route;
-        result.params.clear();
+        result.route = c->route;
         for (size_t i = 0; i < parts.size(); ++i)
-            if (c.segments[i] == "{}")
+            if (c->segments[i] == "{}")
                 result.params.emplace_back(parts[i]);
     }
+    result.path_known = !same_path.empty();
     if (result.path_known)
         result.allow += ", OPTIONS";
     return result;

@@ -1,5 +1,6 @@
-// Route matching: method + path against patterns with {param} segments. Literal segments win
-// over parameters; a known path with the wrong method yields the Allow list. No I/O here.
+// Route matching: method + path against patterns with {param} segments. The most literal
+// patterns that match own the path (its methods, its Allow list); a known path with the wrong
+// method yields that list. No I/O here.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +52,7 @@ class Router {
         const Route *route = nullptr;    // set when path and method match
         std::vector<std::string> params; // captured {param} segments, in order
         bool path_known = false;         // some route has this path
-        std::string allow;               // methods of this path, for 405 and preflight
+        std::string allow;               // methods of this path (HEAD with GET), for 405 and preflight
     };
 
     // Matches method (HEAD as GET) and a normalized path.

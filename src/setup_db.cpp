@@ -17,6 +17,7 @@
 #include "db.h"
 #include "password.h"
 #include "schema.h"
+#include "user_rules.h"
 #include "schema_store.h"
 #include "user_store.h"
 
@@ -71,6 +72,10 @@ void create(const Config &config, db::Connection &conn, std::istream &in, bool i
     bool generated = password.empty();
     if (generated)
         password = generated_password();
+    else if (!password_allowed(password))
+        throw std::runtime_error(std::string("root's password breaks the password rule (") +
+                                 k_password_rule + "): root could never set it again through "
+                                 "the client");
     std::string hash = password::hash(password);
     for (const char *file : {"schema.sql", "seed.sql"}) {
         std::string path = config.sql_dir + "/" + file;

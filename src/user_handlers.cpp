@@ -80,10 +80,12 @@ Json::Value user_permissions_json(const std::vector<PermissionRow> &rows) {
 Response handle_user_login(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
-    std::string username = validate::required_text(body, "username", 100, "用户名不可为空",
-                                                   "用户名长度必须在2~10之间", problems);
+    std::string username = validate::required_text(body, "username", 100,
+                                                   FieldText::username_not_blank,
+                                                   FieldText::username_length, problems);
     std::string password = validate::required_text(body, "password", k_max_login_password,
-                                                   "密码不可为空", "用户名或密码错误", problems);
+                                                   FieldText::password_new_not_blank,
+                                                   FieldText::login_password_length, problems);
     problems.check();
     refuse_if_throttled(username, req.remote_addr, ctx);
     UserStore users(ctx.db);
@@ -114,14 +116,14 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     NewUser user;
-    user.username = validate::required_text(body, "username", 10, "用户名不可为空",
-                                            "用户名长度必须在2~10之间", problems);
+    user.username = validate::required_text(body, "username", 10, FieldText::username_not_blank,
+                                            FieldText::username_length, problems);
     if (!user.username.empty() && validate::length(user.username) < 2)
-        problems.add("username", "用户名长度必须在2~10之间");
+        problems.add("username", FieldText::username_length);
     std::string password = new_password(body, "password", problems);
     user.email = email_member(body, problems);
     std::vector<int64_t> group_ids =
-        validate::id_list_member(body, "group_ids", "分组id每一项必须为正整数", problems)
+        validate::id_list_member(body, "group_ids", FieldText::group_ids_positive, problems)
             .value_or(std::vector<int64_t>());
     problems.check();
 
@@ -155,9 +157,9 @@ Response handle_user_update(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     ProfileChange change;
-    change.username = name_member(body, "username", "用户名长度必须在2~10之间", problems);
-    change.nickname = name_member(body, "nickname", "昵称长度必须在2~10之间", problems);
-    change.avatar = validate::optional_text(body, "avatar", 500, "头像链接长度不能超过500字符", problems);
+    change.username = name_member(body, "username", FieldText::username_length, problems);
+    change.nickname = name_member(body, "nickname", FieldText::nickname_length, problems);
+    change.avatar = validate::optional_text(body, "avatar", 500, FieldText::avatar_length, problems);
     change.email = email_member(body, problems);
     problems.check();
     UserWrite result = UserStore(ctx.db).update_profile(ctx.user->id, change);
@@ -203,7 +205,8 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
     std::string old_password = validate::required_text(
-        body, "old_password", k_max_login_password, "旧密码不可为空", "请输入正确的密码", problems);
+        body, "old_password", k_max_login_password, FieldText::password_old_not_blank,
+        FieldText::password_old_length, problems);
     std::string password = new_password(body, "new_password", problems);
     problems.check();
     // Guessing the current password here is guessing it at login: same counts, same limit.

@@ -10,7 +10,13 @@
 
 namespace cms {
 
-// field (new password) and confirm_password: required, ^[A-Za-z0-9_*&$#@]{6,22}$, equal.
+// What password_allowed checks, in words, for messages that are not a client's.
+extern const char *const k_password_rule;
+
+// Whether password may be set through the client (change_password, register, reset).
+bool password_allowed(const std::string &password);
+
+// field (new password) and confirm_password: required, password_allowed, equal.
 std::string new_password(const Json::Value &body, const char *field, validate::Problems &problems);
 
 // An optional e-mail member: absent or "" → nullopt; a malformed one is a problem.
@@ -18,6 +24,6 @@ std::optional<std::string> email_member(const Json::Value &body, validate::Probl
 
 // An optional name member (username, nickname) of 2..10 characters.
 std::optional<std::string> name_member(const Json::Value &body, const char *field,
-                                       const char *length_text, validate::Problems &problems);
+                                       FieldText length_text, validate::Problems &problems);
 
 } // namespace cms

@@ -1,4 +1,5 @@
-// Validation helpers shared by every handler; the texts of the rules live with the handlers.
+// Validation helpers shared by every handler; each rule names its text (FieldText), whose words
+// live in the message table.
 #include "validate.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@ constexpr int64_t k_max_page_count = 30;
 // page * count must not overflow an OFFSET; nobody pages this far.
 constexpr int64_t k_max_page = 1000000000;
 // Far above the groups or permissions anyone assigns at once; bounds the rows one request locks.
+// The text of FieldText::ids_too_many names the number.
 constexpr Json::ArrayIndex k_max_id_list = 100;
 
 // Parses a decimal positive integer up to max; nullopt otherwise (signs, spaces, 0 rejected).
@@ -51,7 +53,16 @@ std::optional<int64_t> whole_number(const std::string &text, int64_t ceiling) {
     return n;
 }
 
+// Ids as strings are at most 10 digits: every id column value, and no more, fits.
+constexpr size_t k_max_id_digits = 10;
+
 std::optional<int64_t> id_value(const Json::Value &value) {
+    if (value.isString()) {
+        std::string digits = value.asString();
+        if (digits.size() > k_max_id_digits)
+            return std::nullopt;
+        return positive(digits, k_max_id);
+    }
     // isIntegral() is true for 2.0 too; an id must be written as an integer.
     if (value.type() != Json::intValue && value.type() != Json::uintValue)
         return std::nullopt;
@@ -65,9 +76,11 @@ std::optional<int64_t> id_value(const Json::Value &value) {
 
 } // namespace
 
-void Problems::add(const std::string &field, const std::string &text) {
-    if (!fields_.isMember(field))
-        fields_[field] = text;
+void Problems::add(const std::string &field, FieldText text) {
+    for (const FieldProblem &problem : fields_)
+        if (problem.field == field)
+            return;
+    fields_.push_back(FieldProblem{field, text});
 }
 
 void Problems::check() const {
@@ -98,7 +111,7 @@ int64_t path_id(const std::string &text, const char *field) {
     std::optional<int64_t> id = positive(text, k_max_id);
     if (!id) {
         Problems problems;
-        problems.add(field, "id必须为正整数");
+        problems.add(field, FieldText::id_positive);
         problems.check();
     }
     return *id;
@@ -110,14 +123,14 @@ std::optional<std::string> string_member(const Json::Value &body, const char *na
     if (value.isNull())
         return std::nullopt;
     if (!value.isString()) {
-        problems.add(name, std::string(name) + "字段类型错误");
+        problems.add(name, FieldText::wrong_type);
         return std::nullopt;
     }
     return value.asString();
 }
 
 std::string required_text(const Json::Value &body, const char *name, size_t max,
-                          const char *missing_text, const char *long_text, Problems &problems) {
+                          FieldText missing_text, FieldText long_text, Problems &problems) {
     bool wrong_type = !body[name].isNull() && !body[name].isString();
     std::optional<std::string> text = string_member(body, name, problems);
     if (wrong_type)
@@ -134,7 +147,7 @@ std::string required_text(const Json::Value &body, const char *name, size_t max,
 }
 
 std::optional<std::string> optional_text(const Json::Value &body, const char *name, size_t max,
-                                         const char *too_long_text, Problems &problems) {
+                                         FieldText too_long_text, Problems &problems) {
     std::optional<std::string> text = string_member(body, name, problems);
     if (text && length(*text) > max) {
         problems.add(name, too_long_text);
@@ -143,7 +156,7 @@ std::optional<std::string> optional_text(const Json::Value &body, const char *na
     return text;
 }
 
-std::optional<int64_t> id_member(const Json::Value &body, const char *name, const char *bad_text,
+std::optional<int64_t> id_member(const Json::Value &body, const char *name, FieldText bad_text,
                                  Problems &problems) {
     const Json::Value &value = body[name];
     if (value.isNull())
@@ -154,8 +167,16 @@ std::optional<int64_t> id_member(const Json::Value &body, const char *name, cons
     return id;
 }
 
+int64_t required_id_member(const Json::Value &body, const char *name, FieldText bad_text,
+                           FieldText missing_text, Problems &problems) {
+    std::optional<int64_t> id = id_member(body, name, bad_text, problems);
+    if (!id)
+        problems.add(name, missing_text);
+    return id.value_or(0);
+}
+
 std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, const char *name,
-                                                   const char *bad_text, Problems &problems) {
+                                                   FieldText bad_text, Problems &problems) {
     const Json::Value &value = body[name];
     if (value.isNull())
         return std::nullopt;
@@ -164,7 +185,7 @@ std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, cons
         return std::nullopt;
     }
     if (value.size() > k_max_id_list) {
-        problems.add(name, "最多" + std::to_string(k_max_id_list) + "项");
+        problems.add(name, FieldText::ids_too_many);
         return std::nullopt;
     }
     std::vector<int64_t> ids;
@@ -183,7 +204,7 @@ std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, cons
     return ids;
 }
 
-// The texts are Lin CMS's (survey §2.4), kept word for word for its clients, including
+// The shipped texts are Lin CMS's (survey §2.4), kept word for word for its clients, including
 // 分页数量必须小于30 for a count above 30 and 分页页码必须为正整数 for a negative page.
 Page page_query(const Request &req) {
     Page page;
@@ -192,9 +213,9 @@ Page page_query(const Request &req) {
     if (count && !count->empty()) {
         std::optional<int64_t> n = whole_number(*count, k_max_page_count + 1);
         if (!n || *n < 1)
-            problems.add("count", "分页数量必须为正整数");
+            problems.add("count", FieldText::page_count_min);
         else if (*n > k_max_page_count)
-            problems.add("count", "分页数量必须小于30");
+            problems.add("count", FieldText::page_count_max);
         else
             page.count = *n;
     }
@@ -202,7 +223,7 @@ Page page_query(const Request &req) {
     if (number && !number->empty()) {
         std::optional<int64_t> n = whole_number(*number, k_max_page + 1);
         if (!n || *n > k_max_page)
-            problems.add("page", "分页页码必须为正整数");
+            problems.add("page", FieldText::page_number_min);
         else
             page.page = *n;
     }
@@ -210,7 +231,7 @@ Page page_query(const Request &req) {
     return page;
 }
 
-std::optional<int64_t> id_query(const Request &req, const char *name, const char *bad_text,
+std::optional<int64_t> id_query(const Request &req, const char *name, FieldText bad_text,
                                 Problems &problems) {
     std::optional<std::string> text = req.query(name);
     if (!text || text->empty())

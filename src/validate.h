@@ -8,6 +8,8 @@
 
 #include <json/json.h>
 
+#include "errors.h"
+
 namespace cms {
 struct Request;
 }
@@ -17,39 +19,44 @@ namespace cms::validate {
 // Collects field problems; the first problem of a field is the one reported.
 class Problems {
   public:
-    void add(const std::string &field, const std::string &text);
+    void add(const std::string &field, FieldText text);
     bool empty() const { return fields_.empty(); }
     // Throws ApiError 400/10030 with every problem, if there is any.
     void check() const;
 
   private:
-    Json::Value fields_{Json::objectValue};
+    std::vector<FieldProblem> fields_;
 };
 
 // A path id: a positive integer that fits an `int unsigned` column; else 400 {field: text}.
 int64_t path_id(const std::string &text, const char *field = "id");
 
-// A string member: nullopt when absent or null; a non-string adds "<name>字段类型错误".
+// A string member: nullopt when absent or null; a non-string adds FieldText::wrong_type.
 std::optional<std::string> string_member(const Json::Value &body, const char *name,
                                          Problems &problems);
 
 // A required text of min..max characters: missing_text when absent or empty, long_text when
 // longer than max (characters, not bytes). Returns the text (empty when invalid).
 std::string required_text(const Json::Value &body, const char *name, size_t max,
-                          const char *missing_text, const char *long_text, Problems &problems);
+                          FieldText missing_text, FieldText long_text, Problems &problems);
 
 // An optional text of at most max characters (too_long_text otherwise).
 std::optional<std::string> optional_text(const Json::Value &body, const char *name, size_t max,
-                                         const char *too_long_text, Problems &problems);
+                                         FieldText too_long_text, Problems &problems);
 
-// A positive integer member that fits an id column: nullopt when absent or null.
-std::optional<int64_t> id_member(const Json::Value &body, const char *name, const char *bad_text,
+// A positive integer member that fits an id column, written as a JSON integer or as a string of
+// 1 to 10 ASCII digits (as Spring's binding converts it): nullopt when absent or null.
+std::optional<int64_t> id_member(const Json::Value &body, const char *name, FieldText bad_text,
                                  Problems &problems);
 
-// An array of positive ids (possibly empty, at most 100) as a sorted set without repeats:
-// nullopt when absent or null.
+// The same, required: missing_text when absent or null (0 is returned for any problem).
+int64_t required_id_member(const Json::Value &body, const char *name, FieldText bad_text,
+                           FieldText missing_text, Problems &problems);
+
+// An array of positive ids (possibly empty, at most 100), each written as id_member accepts it,
+// as a sorted set without repeats: nullopt when absent or null.
 std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, const char *name,
-                                                   const char *bad_text, Problems &problems);
+                                                   FieldText bad_text, Problems &problems);
 
 // Paging of api.md §1: page >= 0 (default 0), count 1..30 (default 10), from the query.
 struct Page {
@@ -59,7 +66,7 @@ struct Page {
 Page page_query(const Request &req);
 
 // A query parameter as a positive id: nullopt when absent or empty.
-std::optional<int64_t> id_query(const Request &req, const char *name, const char *bad_text,
+std::optional<int64_t> id_query(const Request &req, const char *name, FieldText bad_text,
                                 Problems &problems);
 
 // Whether text is a real moment written YYYY-MM-DD HH:MM:SS (2024-02-30 or 25:00:00 are not).

@@ -2,21 +2,7 @@
 test_description='make run (scripts/run) starts a stopped MariaDB again on the port it recorded, without CMS_DB_PORT, and keeps its state in CMS_VAR_DIR'
 . "$(dirname "$0")/lib.sh"
 
-# scripts/run and scripts/stop keep their state in CMS_VAR_DIR, never in the checkout's var/
-# (a developer's `make run`). Its socket must fit in a unix socket path.
-CMS_VAR_DIR=$TRASH/var
-if [ "${#CMS_VAR_DIR}" -gt 90 ]; then
-	SOCK_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
-	CMS_VAR_DIR=$SOCK_DIR/var
-fi
-export CMS_VAR_DIR
-HTTP_PORT=$(test_port 1)
-FCGI_PORT=$(test_port 0)
-DB_PORT=$(test_port 2)
-for port in $HTTP_PORT $FCGI_PORT $DB_PORT; do
-	svc_port_free "$port" || bail_out "port $port is already in use"
-done
-test_atexit '"$TOP/scripts/stop"'
+use_make_run
 
 # ready: GET /readyz through the nginx of scripts/run answers 200.
 ready () {

@@ -215,7 +215,7 @@ test_expect_success 'an a/b.png file name is stored with a random name and no b.
 
 test_expect_success 'a percent-encoded ..%2f file name is stored with a random name' '
 	TOKEN=$(cat token) &&
-	multipart_part file "..%%2f..%%2fpct.png" "percent" >pct.body &&
+	multipart_part file "..%%2f..%%2fpct.png" "$(png percent)" >pct.body &&
 	printf -- "--XyZ--\r\n" >>pct.body &&
 	upload_raw pct.body &&
 	expect_status 200 &&
@@ -225,14 +225,14 @@ test_expect_success 'a percent-encoded ..%2f file name is stored with a random n
 
 test_expect_success 'a file name with a NUL and a CR is stored with a random name' '
 	TOKEN=$(cat token) &&
-	multipart_part file "x\\000y\\rz.png" "control" >ctl.body &&
+	multipart_part file "x\\000y\\rz.png" "$(png control)" >ctl.body &&
 	printf -- "--XyZ--\r\n" >>ctl.body &&
 	test "$(tr -cd "\000" <ctl.body | wc -c)" -eq 1 &&
 	upload_raw ctl.body &&
 	expect_status 200 &&
 	p=$(jq -r ".[0].path" body) &&
 	echo "$p" | grep -Eq "^[0-9]{4}/[0-9]{2}/[0-9]{2}/[0-9a-f]{32}\.png$" &&
-	test "$(cat "$FILE_STORE_DIR/$p")" = control
+	test "$(cat "$FILE_STORE_DIR/$p")" = "$(png control)"
 '
 
 test_expect_success 'every file on disk has a random name in a date directory' '
@@ -252,11 +252,11 @@ test_expect_success 'a .exe part answers 406 with code 10130 and writes nothing'
 	test "$(files_on_disk)" -eq "$before"
 '
 
-test_expect_success 'a file name without a dot answers 406 with code 10130' '
+test_expect_success 'a PNG named without a dot is taken by its content, as .png' '
 	TOKEN=$(cat token) &&
 	http POST /cms/file "" -F "file=@one.png;filename=png" &&
-	expect_status 406 &&
-	expect_json .code 10130
+	expect_status 200 &&
+	expect_json ".[0].path" "$(cat path)"
 '
 
 test_expect_success 'a good part and a .exe part answer 406 and store neither' '

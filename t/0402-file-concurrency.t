@@ -24,6 +24,11 @@ one_open_transaction () {
 	test "$(transactions %)" -eq 1
 }
 
+# png TEXT: the 8-byte PNG signature and TEXT, content an upload takes as a PNG.
+png () {
+	printf '\211PNG\r\n\032\n%s' "$1"
+}
+
 one_lock_wait () {
 	test "$(transactions "LOCK WAIT")" -eq 1
 }
@@ -38,7 +43,7 @@ test_expect_success 'setup: root logs in' '
 # commits, then fails with a duplicate key.
 test_expect_success 'an upload that loses the sha256_live key answers the winner row' '
 	TOKEN=$(cat token) &&
-	printf "contended" >race.png &&
+	png contended >race.png &&
 	md5=$(md5sum race.png | cut -d" " -f1) &&
 	sha256=$(sha256sum race.png | cut -d" " -f1) &&
 	mkfifo sql.fifo &&
@@ -72,7 +77,7 @@ test_expect_success 'the losing upload added no row' '
 
 test_expect_success 'concurrent uploads of the same new content answer one id and leave one file' '
 	TOKEN=$(cat token) &&
-	printf "together" >together.png &&
+	png together >together.png &&
 	pids= &&
 	for i in 1 2 3 4 5 6; do
 		{ curl --silent --max-time 10 -H "Authorization: Bearer $TOKEN" -F file=@together.png \
@@ -87,15 +92,15 @@ test_expect_success 'concurrent uploads of the same new content answer one id an
 
 # The trigger refuses the second of two new rows, so the first one was written and inserted
 # when the transaction fails.
-test_expect_success 'setup: a trigger makes inserts of 5-byte files fail' '
+test_expect_success 'setup: a trigger makes inserts of 13-byte files fail' '
 	db_exec "CREATE TRIGGER lin_file_refuse BEFORE INSERT ON lin_file FOR EACH ROW
-		SET NEW.name = IF(NEW.size = 5, NULL, NEW.name)"
+		SET NEW.name = IF(NEW.size = 13, NULL, NEW.name)"
 '
 
 test_expect_success 'a failed transaction answers 500 with code 9999' '
 	TOKEN=$(cat token) &&
-	printf "abc" >three.png &&
-	printf "abcde" >five.png &&
+	png abc >three.png &&
+	png abcde >five.png &&
 	http POST /cms/file "" -F file_0=@three.png -F file_1=@five.png &&
 	expect_status 500 &&
 	expect_json .code 9999
@@ -103,7 +108,7 @@ test_expect_success 'a failed transaction answers 500 with code 9999' '
 
 test_expect_success 'a failed transaction leaves neither its files nor its rows' '
 	test "$(files_on_disk)" -eq 1 &&
-	expect_db "SELECT COUNT(*) FROM lin_file WHERE size IN (3, 5)" 0
+	expect_db "SELECT COUNT(*) FROM lin_file WHERE size IN (11, 13)" 0
 '
 
 test_expect_success 'the same upload succeeds once the trigger is gone' '

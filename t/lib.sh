@@ -329,6 +329,27 @@ start_app () {
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
 }
 
+# For a file that runs scripts/run and scripts/stop (make run): their state in CMS_VAR_DIR under
+# the trash dir, never the checkout's var/ (a developer's make run); HTTP_PORT, FCGI_PORT and
+# DB_PORT free ports of this file; scripts/stop at exit.
+use_make_run () {
+	local port
+	CMS_VAR_DIR=$TRASH/var
+	# Its sockets must fit in a unix socket path.
+	if [ "${#CMS_VAR_DIR}" -gt 90 ]; then
+		SOCK_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
+		CMS_VAR_DIR=$SOCK_DIR/var
+	fi
+	export CMS_VAR_DIR
+	HTTP_PORT=$(test_port 1)
+	FCGI_PORT=$(test_port 0)
+	DB_PORT=$(test_port 2)
+	for port in $HTTP_PORT $FCGI_PORT $DB_PORT; do
+		svc_port_free "$port" || bail_out "port $port is already in use"
+	done
+	test_atexit '"$TOP/scripts/stop"'
+}
+
 # Starts nginx with the shipped nginx/cms-fcgi.conf on test_port 1 and waits (at most 10 s) until
 # GET /healthz answers 200 through it.
 start_nginx () {

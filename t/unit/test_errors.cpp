@@ -4,12 +4,17 @@
 
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 using cms::ApiError;
 using cms::Code;
 using cms::error_envelope;
+using cms::FieldProblem;
+using cms::FieldText;
 using cms::make_envelope;
 using cms::Messages;
 
@@ -46,6 +51,21 @@ int num(Code code) {
     return static_cast<int>(code);
 }
 
+// The keys of a message file's lines, "<code>" or "<code>.<key>", in file order.
+std::vector<std::string> keys_of_file(const std::string &path) {
+    std::ifstream file(path);
+    CPPUNIT_ASSERT_MESSAGE("cannot open " + path, file.good());
+    std::vector<std::string> keys;
+    std::string line;
+    while (std::getline(file, line))
+        if (line.rfind("code-message[", 0) == 0)
+            keys.push_back(line.substr(13, line.find(']') - 13));
+    return keys;
+}
+
+const char *const k_shipped_files[] = {"conf/code-message.properties",
+                                       "conf/code-message.en.properties"};
+
 } // namespace
 
 class ErrorsTest : public CppUnit::TestFixture {
@@ -64,7 +84,14 @@ class ErrorsTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(missing_code_falls_back_to_builtin_text);
     CPPUNIT_TEST(envelope_takes_code_and_text_from_table);
     CPPUNIT_TEST(envelope_can_take_the_text_of_another_code);
-    CPPUNIT_TEST(validation_error_keeps_its_fields_object);
+    CPPUNIT_TEST(validation_error_maps_fields_to_their_texts);
+    CPPUNIT_TEST(field_text_substitutes_the_field_name);
+    CPPUNIT_TEST(field_text_missing_from_table_falls_back_to_english);
+    CPPUNIT_TEST(parse_reads_field_text_sub_keys);
+    CPPUNIT_TEST(malformed_sub_key_is_malformed);
+    CPPUNIT_TEST(every_known_key_has_a_text_in_both_shipped_files);
+    CPPUNIT_TEST(both_shipped_files_have_the_same_keys_once_each);
+    CPPUNIT_TEST(every_field_text_has_its_own_key);
     CPPUNIT_TEST(fall_back_used_when_table_lacks_the_code);
     CPPUNIT_TEST(fall_back_unused_when_table_has_the_code);
     CPPUNIT_TEST(make_envelope_has_exactly_code_message_request);
@@ -170,14 +197,84 @@ class ErrorsTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(std::string("请求体不是合法的JSON"), e["message"].asString());
     }
 
-    void validation_error_keeps_its_fields_object() {
+    void validation_error_maps_fields_to_their_texts() {
+        Messages m = parsed("code-message[10030.book.title.not-empty]=必须传入图书名\n"
+                            "code-message[10030.book.author.not-empty]=必须传入图书作者\n");
+        std::vector<FieldProblem> problems = {{"title", FieldText::book_title_not_empty},
+                                              {"author", FieldText::book_author_not_empty}};
+        Json::Value e = error_envelope(ApiError(400, Code::parameter, problems), m, "POST /v1/book");
         Json::Value fields(Json::objectValue);
-        fields["title"] = "图书名不可为空";
-        fields["author"] = "图书作者不可为空";
-        Json::Value e = error_envelope(ApiError(400, Code::parameter, fields),
-                                       table_without_book_not_found(), "POST /v1/book");
+        fields["title"] = "必须传入图书名";
+        fields["author"] = "必须传入图书作者";
         CPPUNIT_ASSERT_EQUAL(10030, e["code"].asInt());
         CPPUNIT_ASSERT_EQUAL(fields, e["message"]);
+    }
+
+    void field_text_substitutes_the_field_name() {
+        Messages m = parsed("code-message[10030.field.type]=字段{field}类型错误\n");
+        std::vector<FieldProblem> problems = {{"title", FieldText::wrong_type}};
+        Json::Value e = error_envelope(ApiError(400, Code::parameter, problems), m, "POST /v1/book");
+        CPPUNIT_ASSERT_EQUAL(std::string("字段title类型错误"), e["message"]["title"].asString());
+    }
+
+    void field_text_missing_from_table_falls_back_to_english() {
+        Messages empty = parsed("");
+        CPPUNIT_ASSERT(!empty.has(FieldText::book_title_not_empty));
+        CPPUNIT_ASSERT_EQUAL(std::string("title is required"),
+                             empty.text(FieldText::book_title_not_empty));
+    }
+
+    void parse_reads_field_text_sub_keys() {
+        Messages m = parsed("code-message[10030]=参数错误\n"
+                            "code-message[10030.book.title.not-empty] = 书名呢\n");
+        CPPUNIT_ASSERT(m.has(FieldText::book_title_not_empty));
+        CPPUNIT_ASSERT(!m.has(FieldText::book_title_length));
+        CPPUNIT_ASSERT_EQUAL(std::string("书名呢"), m.text(FieldText::book_title_not_empty));
+        CPPUNIT_ASSERT_EQUAL(std::string("参数错误"), m.text(Code::parameter));
+        CPPUNIT_ASSERT_EQUAL(std::string("10030.book.title.not-empty"),
+                             Messages::key(FieldText::book_title_not_empty));
+    }
+
+    void malformed_sub_key_is_malformed() {
+        for (const char *bad : {"code-message[10030.]=x", "code-message[10030.Book]=x",
+                                "code-message[10030.a b]=x", "code-message[.title]=x",
+                                "code-message[x.title]=x"}) {
+            std::string what = parse_error(std::string(bad) + "\n");
+            CPPUNIT_ASSERT_MESSAGE(bad + (": " + what), contains(what, "line 1"));
+        }
+    }
+
+    // Every code the service can send and every field text, in Chinese and in English.
+    void every_known_key_has_a_text_in_both_shipped_files() {
+        for (const char *path : k_shipped_files) {
+            std::vector<std::string> keys = keys_of_file(path);
+            std::set<std::string> have(keys.begin(), keys.end());
+            for (const std::string &key : Messages::known_keys())
+                CPPUNIT_ASSERT_MESSAGE(std::string(path) + " lacks " + key, have.count(key) == 1);
+            Messages m = Messages::load(path);
+            for (int i = 0; i < static_cast<int>(FieldText::count_); ++i)
+                CPPUNIT_ASSERT(!m.text(static_cast<FieldText>(i)).empty());
+        }
+    }
+
+    void both_shipped_files_have_the_same_keys_once_each() {
+        std::vector<std::string> chinese = keys_of_file(k_shipped_files[0]);
+        std::vector<std::string> english = keys_of_file(k_shipped_files[1]);
+        std::set<std::string> chinese_set(chinese.begin(), chinese.end());
+        std::set<std::string> english_set(english.begin(), english.end());
+        CPPUNIT_ASSERT_EQUAL(chinese.size(), chinese_set.size());
+        CPPUNIT_ASSERT_EQUAL(english.size(), english_set.size());
+        for (const std::string &key : chinese_set)
+            CPPUNIT_ASSERT_MESSAGE("only in the Chinese table: " + key, english_set.count(key));
+        for (const std::string &key : english_set)
+            CPPUNIT_ASSERT_MESSAGE("only in the English table: " + key, chinese_set.count(key));
+    }
+
+    void every_field_text_has_its_own_key() {
+        std::set<std::string> keys;
+        for (int i = 0; i < static_cast<int>(FieldText::count_); ++i)
+            keys.insert(Messages::key(static_cast<FieldText>(i)));
+        CPPUNIT_ASSERT_EQUAL(static_cast<size_t>(FieldText::count_), keys.size());
     }
 
     void fall_back_used_when_table_lacks_the_code() {

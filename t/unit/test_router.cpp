@@ -84,6 +84,9 @@ class RouterTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(method_selects_among_routes_of_one_path);
     CPPUNIT_TEST(wrong_method_has_no_route_but_known_path_and_allow_list);
     CPPUNIT_TEST(allow_lists_each_method_once);
+    CPPUNIT_TEST(literal_path_lists_only_its_own_methods);
+    CPPUNIT_TEST(literal_path_is_not_served_by_a_parameter_route);
+    CPPUNIT_TEST(allow_has_no_head_without_get);
     CPPUNIT_TEST(unknown_path_is_not_known);
     CPPUNIT_TEST(head_matches_get);
     CPPUNIT_TEST(segment_count_must_match);
@@ -149,14 +152,37 @@ class RouterTest : public CppUnit::TestFixture {
         Router::Match m = router_->match("POST", "/v1/book/7");
         CPPUNIT_ASSERT_EQUAL(std::string("none"), route_of(m));
         CPPUNIT_ASSERT(m.path_known);
-        CPPUNIT_ASSERT_EQUAL(std::string("GET, PUT, DELETE, OPTIONS"), m.allow);
+        CPPUNIT_ASSERT_EQUAL(std::string("GET, HEAD, PUT, DELETE, OPTIONS"), m.allow);
     }
 
     void allow_lists_each_method_once() {
-        // /v1/book/search is both the literal GET route and the {id} routes.
+        std::vector<Route> twice = {
+            {"GET", "/v1/book", Access::everyone, k_none, dummy},
+            {"GET", "/v1/book", Access::login, k_none, dummy},
+        };
+        Router router(twice);
+        CPPUNIT_ASSERT_EQUAL(std::string("GET, HEAD, OPTIONS"), router.match("PUT", "/v1/book").allow);
+    }
+
+    void literal_path_lists_only_its_own_methods() {
+        // /v1/book/search also matches the {id} routes, which must not lend it their methods.
         Router::Match m = router_->match("PATCH", "/v1/book/search");
         CPPUNIT_ASSERT_EQUAL(std::string("none"), route_of(m));
-        CPPUNIT_ASSERT_EQUAL(std::string("GET, PUT, DELETE, OPTIONS"), m.allow);
+        CPPUNIT_ASSERT_EQUAL(std::string("GET, HEAD, OPTIONS"), m.allow);
+    }
+
+    void literal_path_is_not_served_by_a_parameter_route() {
+        Router::Match m = router_->match("DELETE", "/v1/book/search");
+        CPPUNIT_ASSERT_EQUAL(std::string("none"), route_of(m));
+        CPPUNIT_ASSERT(m.path_known);
+    }
+
+    void allow_has_no_head_without_get() {
+        CPPUNIT_ASSERT_EQUAL(std::string("POST, OPTIONS"),
+                             Router(std::vector<Route>{{"POST", "/cms/user/login", Access::everyone,
+                                                        k_none, dummy}})
+                                 .match("GET", "/cms/user/login")
+                                 .allow);
     }
 
     void unknown_path_is_not_known() {

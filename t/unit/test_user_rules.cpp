@@ -1,6 +1,7 @@
 // Unit tests for src/user_rules.cpp: the new-password pattern at its length boundaries and symbols,
 // the confirmation, the e-mail shape, and name lengths counted in characters (survey §2.4 texts).
 #include "errors.h"
+#include "field_texts.h"
 #include "user_rules.h"
 
 #include <cppunit/extensions/HelperMacros.h>
@@ -10,6 +11,7 @@
 
 using cms::ApiError;
 using cms::Code;
+using cms::FieldText;
 using cms::email_member;
 using cms::name_member;
 using cms::new_password;
@@ -21,6 +23,7 @@ const char *const k_pattern = "密码长度必须在6~22位之间，包含字符
 const char *const k_mismatch = "两次输入密码不一致";
 const char *const k_bad_email = "电子邮箱不符合规范，请输入正确的邮箱";
 const char *const k_name_length = "用户名长度必须在2~10之间";
+constexpr FieldText k_name_rule = FieldText::username_length;
 
 int num(Code code) {
     return static_cast<int>(code);
@@ -53,7 +56,7 @@ Json::Value fields_of(const Problems &problems) {
     } catch (const ApiError &e) {
         CPPUNIT_ASSERT_EQUAL(400, e.status);
         CPPUNIT_ASSERT_EQUAL(num(Code::parameter), num(e.code));
-        return e.fields;
+        return shipped_field_texts(e);
     }
     return Json::Value(Json::objectValue);
 }
@@ -89,7 +92,7 @@ std::string email_of(const Json::Value &value) {
 std::string name_of(const Json::Value &value) {
     Problems problems;
     std::optional<std::string> name =
-        name_member(body_with("nickname", value), "nickname", k_name_length, problems);
+        name_member(body_with("nickname", value), "nickname", k_name_rule, problems);
     if (!problems.empty())
         return "rejected: " + fields_of(problems)["nickname"].asString();
     return name.value_or("(nullopt)");
@@ -245,7 +248,7 @@ class UserRulesTest : public CppUnit::TestFixture {
     void name_absent_is_nullopt_without_problem() {
         Problems problems;
         CPPUNIT_ASSERT(
-            !name_member(Json::Value(Json::objectValue), "nickname", k_name_length, problems));
+            !name_member(Json::Value(Json::objectValue), "nickname", k_name_rule, problems));
         CPPUNIT_ASSERT_EQUAL(std::string("(nullopt)"), name_of(Json::Value()));
         CPPUNIT_ASSERT(problems.empty());
     }

@@ -1,6 +1,7 @@
 // Unit tests for src/validate.cpp: each rule at its boundaries (lengths in characters, id range),
 // the texts of missing, empty and mistyped members, and how Problems collects fields.
 #include "errors.h"
+#include "field_texts.h"
 #include "request.h"
 #include "validate.h"
 
@@ -13,7 +14,10 @@
 
 using cms::ApiError;
 using cms::Code;
+using cms::FieldText;
 using cms::validate::id_list_member;
+using cms::validate::id_member;
+using cms::validate::required_id_member;
 using cms::validate::optional_text;
 using cms::validate::path_id;
 using cms::validate::Problems;
@@ -21,9 +25,12 @@ using cms::validate::required_text;
 
 namespace {
 
-const char *const k_missing = "图书名不可为空";
-const char *const k_long = "图书名不可超过50字符";
-const char *const k_bad_ids = "权限id必须为正整数";
+constexpr FieldText k_missing = FieldText::book_title_not_empty;
+constexpr FieldText k_long = FieldText::book_title_length;
+constexpr FieldText k_bad_ids = FieldText::permission_id_positive;
+const char *const k_missing_text = "必须传入图书名";
+const char *const k_long_text = "图书名不能超过50字符";
+const char *const k_bad_ids_text = "权限id必须正整数";
 
 int num(Code code) {
     return static_cast<int>(code);
@@ -49,7 +56,7 @@ Json::Value fields_of(const Problems &problems) {
     } catch (const ApiError &e) {
         CPPUNIT_ASSERT_EQUAL(400, e.status);
         CPPUNIT_ASSERT_EQUAL(num(Code::parameter), num(e.code));
-        return e.fields;
+        return shipped_field_texts(e);
     }
     CPPUNIT_FAIL("Problems::check did not throw");
 }
@@ -61,7 +68,7 @@ Json::Value path_id_fields(const std::string &text, const char *field = "id") {
     } catch (const ApiError &e) {
         CPPUNIT_ASSERT_EQUAL_MESSAGE(text, 400, e.status);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(text, num(Code::parameter), num(e.code));
-        return e.fields;
+        return shipped_field_texts(e);
     }
     CPPUNIT_FAIL("path_id accepted '" + text + "'");
 }
@@ -126,7 +133,10 @@ class ValidateTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(id_list_absent_or_null_is_absent);
     CPPUNIT_TEST(id_list_rejects_non_arrays);
     CPPUNIT_TEST(id_list_rejects_zero_negative_and_too_large);
-    CPPUNIT_TEST(id_list_rejects_strings_and_other_types);
+    CPPUNIT_TEST(id_list_accepts_ids_written_as_decimal_strings);
+    CPPUNIT_TEST(id_member_accepts_a_decimal_string_and_refuses_other_strings);
+    CPPUNIT_TEST(required_id_member_names_missing_and_bad_ids_apart);
+    CPPUNIT_TEST(id_list_rejects_other_strings_and_other_types);
     CPPUNIT_TEST(id_list_rejects_fractional_floats);
     CPPUNIT_TEST(id_list_rejects_integral_valued_floats);
     CPPUNIT_TEST(datetime_accepts_february_29_of_leap_years);
@@ -179,7 +189,7 @@ class ValidateTest : public CppUnit::TestFixture {
         std::string title = repeated("汉", 51);
         CPPUNIT_ASSERT_EQUAL(std::string(""), required_text(body_with("title", title), "title", 50,
                                                             k_missing, k_long, problems));
-        CPPUNIT_ASSERT_EQUAL(std::string(k_long), problem_of(problems, "title"));
+        CPPUNIT_ASSERT_EQUAL(std::string(k_long_text), problem_of(problems, "title"));
     }
 
     void required_text_accepts_50_emoji() {
@@ -194,7 +204,7 @@ class ValidateTest : public CppUnit::TestFixture {
         Problems problems;
         required_text(body_with("title", repeated("😀", 51)), "title", 50, k_missing, k_long,
                       problems);
-        CPPUNIT_ASSERT_EQUAL(std::string(k_long), problem_of(problems, "title"));
+        CPPUNIT_ASSERT_EQUAL(std::string(k_long_text), problem_of(problems, "title"));
     }
 
     void required_text_missing_null_and_empty_give_the_missing_text() {
@@ -204,7 +214,7 @@ class ValidateTest : public CppUnit::TestFixture {
             Problems problems;
             CPPUNIT_ASSERT_EQUAL(std::string(""),
                                  required_text(body, "title", 50, k_missing, k_long, problems));
-            CPPUNIT_ASSERT_EQUAL(std::string(k_missing), problem_of(problems, "title"));
+            CPPUNIT_ASSERT_EQUAL(std::string(k_missing_text), problem_of(problems, "title"));
         }
     }
 
@@ -243,7 +253,7 @@ class ValidateTest : public CppUnit::TestFixture {
         Problems problems;
         CPPUNIT_ASSERT(
             !optional_text(body_with("summary", "汉汉汉😀😀x"), "summary", 5, k_long, problems));
-        CPPUNIT_ASSERT_EQUAL(std::string(k_long), problem_of(problems, "summary"));
+        CPPUNIT_ASSERT_EQUAL(std::string(k_long_text), problem_of(problems, "summary"));
     }
 
     void optional_text_of_wrong_type_gives_the_type_text() {
@@ -265,24 +275,25 @@ class ValidateTest : public CppUnit::TestFixture {
         body["summary"] = repeated("汉", 1001);
         Problems problems;
         required_text(body, "title", 50, k_missing, k_long, problems);
-        required_text(body, "author", 30, "图书作者不可为空", "图书作者不可超过30字符", problems);
-        optional_text(body, "summary", 1000, "图书简介不可超过1000字符", problems);
+        required_text(body, "author", 30, FieldText::book_author_not_empty,
+                      FieldText::book_author_length, problems);
+        optional_text(body, "summary", 1000, FieldText::book_summary_length, problems);
         Json::Value expected(Json::objectValue);
-        expected["title"] = k_missing;
+        expected["title"] = k_missing_text;
         expected["author"] = "author字段类型错误";
-        expected["summary"] = "图书简介不可超过1000字符";
+        expected["summary"] = "图书综述不能超过1000字符";
         CPPUNIT_ASSERT_THROW(problems.check(), ApiError);
         CPPUNIT_ASSERT_EQUAL(expected, fields_of(problems));
     }
 
     void problems_keep_the_first_problem_of_a_field() {
         Problems problems;
-        problems.add("title", "first");
-        problems.add("title", "second");
-        problems.add("author", "other");
+        problems.add("title", FieldText::book_title_not_empty);
+        problems.add("title", FieldText::book_title_length);
+        problems.add("author", FieldText::book_author_length);
         Json::Value expected(Json::objectValue);
-        expected["title"] = "first";
-        expected["author"] = "other";
+        expected["title"] = "必须传入图书名";
+        expected["author"] = "图书作者名不能超过30字符";
         CPPUNIT_ASSERT_EQUAL(expected, fields_of(problems));
     }
 
@@ -304,11 +315,11 @@ class ValidateTest : public CppUnit::TestFixture {
         Json::Value body(Json::objectValue);
         body["ids"] = ids;
         Problems ok;
-        CPPUNIT_ASSERT_EQUAL(size_t(100), id_list_member(body, "ids", "bad", ok)->size());
+        CPPUNIT_ASSERT_EQUAL(size_t(100), id_list_member(body, "ids", k_bad_ids, ok)->size());
         CPPUNIT_ASSERT(ok.empty());
         body["ids"].append(101);
         Problems problems;
-        CPPUNIT_ASSERT(!id_list_member(body, "ids", "bad", problems));
+        CPPUNIT_ASSERT(!id_list_member(body, "ids", k_bad_ids, problems));
         CPPUNIT_ASSERT(!problems.empty());
     }
 
@@ -320,7 +331,7 @@ class ValidateTest : public CppUnit::TestFixture {
     }
 
     void id_list_rejects_non_arrays() {
-        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        const std::string rejected = std::string("rejected: ") + k_bad_ids_text;
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(1));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of("1,2"));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(Json::Value(Json::objectValue)));
@@ -328,29 +339,60 @@ class ValidateTest : public CppUnit::TestFixture {
     }
 
     void id_list_rejects_zero_negative_and_too_large() {
-        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        const std::string rejected = std::string("rejected: ") + k_bad_ids_text;
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(0)));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(-1)));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(Json::Value(Json::Int64(4294967296)))));
     }
 
-    void id_list_rejects_strings_and_other_types() {
-        const std::string rejected = std::string("rejected: ") + k_bad_ids;
-        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of("2")));
+    // As Spring's JSON binding converts them: what an older client sends after a page reload.
+    void id_list_accepts_ids_written_as_decimal_strings() {
+        CPPUNIT_ASSERT_EQUAL(std::string("[1,2]"), ids_of(array_of("2")));
+        CPPUNIT_ASSERT_EQUAL(std::string("[1,7]"), ids_of(array_of("007")));
+        CPPUNIT_ASSERT_EQUAL(std::string("[1,4294967295]"), ids_of(array_of("4294967295")));
+    }
+
+    void id_member_accepts_a_decimal_string_and_refuses_other_strings() {
+        Problems ok;
+        CPPUNIT_ASSERT_EQUAL(int64_t(5), *id_member(body_with("id", "5"), "id", k_bad_ids, ok));
+        CPPUNIT_ASSERT(ok.empty());
+        for (const char *bad : {"", "0", "-1", "+2", " 2", "2 ", "2a", "0x2", "1.0", "1e2",
+                                "4294967296", "00000000001", "２"}) {
+            Problems problems;
+            CPPUNIT_ASSERT_MESSAGE(bad, !id_member(body_with("id", bad), "id", k_bad_ids, problems));
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(bad, std::string(k_bad_ids_text), problem_of(problems, "id"));
+        }
+    }
+
+    void required_id_member_names_missing_and_bad_ids_apart() {
+        Problems missing;
+        required_id_member(Json::Value(Json::objectValue), "group_id", FieldText::group_id_positive,
+                           FieldText::group_id_not_null, missing);
+        CPPUNIT_ASSERT_EQUAL(std::string("分组id不可为空"), problem_of(missing, "group_id"));
+        Problems bad;
+        required_id_member(body_with("group_id", "x"), "group_id", FieldText::group_id_positive,
+                           FieldText::group_id_not_null, bad);
+        CPPUNIT_ASSERT_EQUAL(std::string("分组id必须为正整数"), problem_of(bad, "group_id"));
+    }
+
+    void id_list_rejects_other_strings_and_other_types() {
+        const std::string rejected = std::string("rejected: ") + k_bad_ids_text;
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of("2x")));
+        CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of("")));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(Json::Value())));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(true)));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(Json::Value(Json::arrayValue))));
     }
 
     void id_list_rejects_fractional_floats() {
-        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        const std::string rejected = std::string("rejected: ") + k_bad_ids_text;
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(1.5)));
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(0.5)));
     }
 
     // A body's 2.0 is a JSON float whatever its value; the JWT decoder refuses 1.0 as an identity.
     void id_list_rejects_integral_valued_floats() {
-        const std::string rejected = std::string("rejected: ") + k_bad_ids;
+        const std::string rejected = std::string("rejected: ") + k_bad_ids_text;
         CPPUNIT_ASSERT_EQUAL(rejected, ids_of(array_of(2.0)));
     }
 
@@ -467,7 +509,7 @@ class ValidateTest : public CppUnit::TestFixture {
         } catch (const ApiError &e) {
             CPPUNIT_ASSERT_EQUAL_MESSAGE(query, 400, e.status);
             CPPUNIT_ASSERT_EQUAL_MESSAGE(query, num(Code::parameter), num(e.code));
-            return e.fields;
+            return shipped_field_texts(e);
         }
         CPPUNIT_FAIL(std::string("page_query accepted '") + query + "'");
     }
