@@ -119,12 +119,14 @@ CREATE TABLE IF NOT EXISTS lin_file (
   extension varchar(50) DEFAULT NULL,
   size int DEFAULT NULL,
   md5 varchar(40) DEFAULT NULL,
+  sha256 char(64) DEFAULT NULL COMMENT 'NULL for rows stored before version 3: found by md5',
   create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
   delete_time datetime(3) DEFAULT NULL,
   live tinyint AS (IF(delete_time IS NULL, 1, NULL)) PERSISTENT,
   PRIMARY KEY (id),
-  UNIQUE KEY md5_live (md5, live)
+  UNIQUE KEY sha256_live (sha256, live),
+  KEY file_md5 (md5)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
 -- Failed password checks, one row each with its username and client address, counted for login
@@ -141,6 +143,25 @@ CREATE TABLE IF NOT EXISTS cms_login_failure (
   KEY login_failure_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
+-- The first answer to each Idempotency-Key sent with a POST (README, "Idempotent POST"), by a user
+-- or, on a public route, a client address; written in the transaction of the change it answered,
+-- so a key is recorded if and only if its change committed. Kept in the database so that every
+-- worker and every host sees it; keys older than 24 hours are deleted by the next keyed POST of
+-- the same user or address.
+CREATE TABLE IF NOT EXISTS cms_idempotency (
+  id bigint unsigned NOT NULL AUTO_INCREMENT,
+  user_id int unsigned NOT NULL COMMENT '0 on a public route: the key is the address''s',
+  address varchar(100) NOT NULL DEFAULT '' COMMENT 'the client address on a public route, else empty',
+  idem_key varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  fingerprint char(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'SHA-256 of method, path, content type and body',
+  status smallint unsigned NOT NULL DEFAULT 0 COMMENT '0 until the first answer is stored',
+  body mediumblob DEFAULT NULL,
+  create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+  PRIMARY KEY (id),
+  UNIQUE KEY idempotency_scope_key (user_id, address, idem_key),
+  KEY idempotency_scope_time (user_id, address, create_time)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
 -- The schema version of this database: what `cms-fcgi --setup-db` upgrades from and the service
 -- checks at connect (src/schema.cpp). One row. Version 1, the first release, had no such table.
 CREATE TABLE IF NOT EXISTS cms_schema_version (
@@ -151,4 +172,4 @@ CREATE TABLE IF NOT EXISTS cms_schema_version (
   CONSTRAINT schema_version_one_row CHECK (id = 1)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
-INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 2);
+INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 3);

@@ -69,7 +69,7 @@ GroupFields group_fields(const Json::Value &body, validate::Problems &problems) 
     return f;
 }
 
-// Grants ids to the group after checking both exist; the caller commits.
+// Grants ids to the group after checking both exist.
 void grant_checked(Ctx &ctx, int64_t group_id, const std::vector<int64_t> &ids) {
     GroupStore groups(ctx.db);
     PermissionStore permissions(ctx.db);
@@ -94,17 +94,15 @@ Response handle_admin_group_update(const Request &req, Ctx &ctx) {
     GroupFields f = group_fields(body, problems);
     problems.check();
     GroupStore groups(ctx.db);
-    db::Transaction tx(ctx.db);
     group_or_404(groups, id);
     if (!groups.update(id, f.name, f.info))
         throw ApiError(409, Code::group_name_taken);
-    return commit_change(tx, 200, Code::group_updated, req, ctx);
+    return message(200, Code::group_updated, req, ctx);
 }
 
 Response handle_admin_group_delete(const Request &req, Ctx &ctx) {
     int64_t id = validate::path_id(req.params.at(0));
     GroupStore groups(ctx.db);
-    db::Transaction tx(ctx.db);
     // Locked: a user added to the group concurrently waits, and then finds it deleted.
     std::optional<Group> locked = groups.lock(id);
     if (!locked)
@@ -117,7 +115,7 @@ Response handle_admin_group_delete(const Request &req, Ctx &ctx) {
     if (groups.has_users(id))
         throw ApiError(409, Code::group_has_users);
     groups.remove(id);
-    return commit_change(tx, 200, Code::group_deleted, req, ctx);
+    return message(200, Code::group_deleted, req, ctx);
 }
 
 Response handle_admin_group_all(const Request &, Ctx &ctx) {
@@ -144,13 +142,12 @@ Response handle_admin_group_create(const Request &req, Ctx &ctx) {
             .value_or(std::vector<int64_t>());
     problems.check();
     PermissionStore permissions(ctx.db);
-    db::Transaction tx(ctx.db);
     require_permissions(permissions, permission_ids);
     std::optional<int64_t> id = GroupStore(ctx.db).insert(f.name, f.info);
     if (!id)
         throw ApiError(409, Code::group_name_taken);
     permissions.grant(*id, permission_ids);
-    return commit_change(tx, 201, Code::group_created, req, ctx);
+    return message(201, Code::group_created, req, ctx);
 }
 
 Response handle_admin_permission_list(const Request &, Ctx &ctx) {
@@ -159,9 +156,8 @@ Response handle_admin_permission_list(const Request &, Ctx &ctx) {
 
 Response handle_admin_permission_dispatch_batch(const Request &req, Ctx &ctx) {
     GroupPermissions input = group_permissions_body(req, ctx);
-    db::Transaction tx(ctx.db);
     grant_checked(ctx, input.group_id, input.permission_ids);
-    return commit_change(tx, 201, Code::permissions_granted, req, ctx);
+    return message(201, Code::permissions_granted, req, ctx);
 }
 
 Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx) {
@@ -172,20 +168,18 @@ Response handle_admin_permission_dispatch(const Request &req, Ctx &ctx) {
         validate::required_id_member(body, "permission_id", FieldText::permission_id_positive,
                                      FieldText::permission_id_not_null, problems);
     problems.check();
-    db::Transaction tx(ctx.db);
     grant_checked(ctx, group_id, {permission_id});
-    return commit_change(tx, 201, Code::permissions_granted, req, ctx);
+    return message(201, Code::permissions_granted, req, ctx);
 }
 
 Response handle_admin_permission_remove(const Request &req, Ctx &ctx) {
     GroupPermissions input = group_permissions_body(req, ctx);
     GroupStore groups(ctx.db);
     PermissionStore permissions(ctx.db);
-    db::Transaction tx(ctx.db);
     group_or_404(groups, input.group_id);
     require_permissions(permissions, input.permission_ids);
     permissions.revoke(input.group_id, input.permission_ids);
-    return commit_change(tx, 200, Code::permissions_removed, req, ctx);
+    return message(200, Code::permissions_removed, req, ctx);
 }
 
 } // namespace cms

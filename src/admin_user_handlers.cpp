@@ -66,7 +66,6 @@ Response handle_admin_user_update(const Request &req, Ctx &ctx) {
     problems.check();
     UserStore users(ctx.db);
     GroupStore groups(ctx.db);
-    db::Transaction tx(ctx.db);
     Principal user = user_or_404(users, req);
     if (user.admin)
         throw ApiError(403, Code::root_user_regroup);
@@ -77,7 +76,7 @@ Response handle_admin_user_update(const Request &req, Ctx &ctx) {
     if (membership == Membership::missing)
         throw ApiError(403, Code::group_assign_missing);
     users.set_groups(user.id, *group_ids);
-    return commit_change(tx, 200, Code::user_updated, req, ctx);
+    return message(200, Code::user_updated, req, ctx);
 }
 
 Response handle_admin_user_password(const Request &req, Ctx &ctx) {
@@ -86,24 +85,22 @@ Response handle_admin_user_password(const Request &req, Ctx &ctx) {
     std::string password = new_password(body, "new_password", problems);
     problems.check();
     UserStore users(ctx.db);
-    db::Transaction tx(ctx.db);
     Principal user = user_or_404(users, req);
     // An admin's password changes only through change_password, which asks for the old one:
     // otherwise any admin could take over another, root included.
     if (user.admin)
         throw ApiError(403, Code::forbidden);
     users.set_password(user.id, password::hash(password));
-    return commit_change(tx, 200, Code::password_changed, req, ctx);
+    return message(200, Code::password_changed, req, ctx);
 }
 
 Response handle_admin_user_delete(const Request &req, Ctx &ctx) {
     UserStore users(ctx.db);
-    db::Transaction tx(ctx.db);
     Principal user = user_or_404(users, req);
     if (user.admin)
         throw ApiError(403, Code::root_user_undeletable);
     users.remove(user.id);
-    return commit_change(tx, 200, Code::user_deleted, req, ctx);
+    return message(200, Code::user_deleted, req, ctx);
 }
 
 } // namespace cms

@@ -57,9 +57,11 @@ std::string render_log_template(const std::string &tmpl, const Principal &user) 
     return out;
 }
 
-void record_behaviour(const Request &req, Ctx &ctx, int status, const Principal &user) {
+void record_behaviour(const Request &req, Ctx &ctx, int status) {
     if (ctx.route == nullptr || ctx.route->log == nullptr)
         return;
+    // A route with a template names its principal: authorize() or, for login, the handler.
+    const Principal &user = ctx.user.value();
     LogEntry entry;
     entry.message = render_log_template(ctx.route->log, user);
     entry.user_id = user.id;
@@ -69,10 +71,6 @@ void record_behaviour(const Request &req, Ctx &ctx, int status, const Principal 
     entry.path = req.path;
     entry.permission = ctx.route->permission.name != nullptr ? ctx.route->permission.name : "";
     LogStore(ctx.db).write(entry);
-}
-
-void record_behaviour(const Request &req, Ctx &ctx, int status) {
-    record_behaviour(req, ctx, status, *ctx.user);
 }
 
 } // namespace cms

@@ -1,5 +1,6 @@
-// Behaviour log rows (lin_log): the matched route's template rendered for a user, written by the
-// handler inside the transaction of the change it records, so that both land or neither does.
+// Behaviour log rows (lin_log): the matched route's template rendered for a user, written by
+// dispatch (fcgi_loop.cpp) inside the transaction of the change it records, so that both land or
+// neither does.
 #pragma once
 
 #include <string>
@@ -10,10 +11,7 @@ struct Ctx;
 struct Principal;
 struct Request;
 
-// Writes the row of ctx.route for user with status; nothing when the route has no template.
-void record_behaviour(const Request &req, Ctx &ctx, int status, const Principal &user);
-
-// The same for the authenticated user of the request.
+// Writes the row of ctx.route for ctx.user with status; nothing when the route has no template.
 void record_behaviour(const Request &req, Ctx &ctx, int status);
 
 // The template with {user.*} placeholders replaced by HTML-escaped values (the Lin CMS web client

@@ -109,10 +109,9 @@ Response handle_book_update(const Request &req, Ctx &ctx) {
 
 Response handle_book_delete(const Request &req, Ctx &ctx) {
     int64_t id = validate::path_id(req.params.at(0));
-    db::Transaction tx(ctx.db);
     if (!BookStore(ctx.db).remove(id))
         throw book_not_found();
-    return commit_change(tx, 200, Code::book_deleted, req, ctx);
+    return message(200, Code::book_deleted, req, ctx);
 }
 
 } // namespace cms

@@ -53,21 +53,18 @@ std::optional<Book> BookStore::find(int64_t id) {
 }
 
 std::vector<Book> BookStore::list(int64_t limit, int64_t &total) {
-    db::Statement &counted = db_.statement(k_sql_count_books).execute({});
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_books).execute({}).scalar();
     return read_books(db_.statement(k_sql_select_books).execute({limit}));
 }
 
 std::vector<Book> BookStore::list_page(int64_t page, int64_t count, int64_t &total) {
-    db::Statement &counted = db_.statement(k_sql_count_books).execute({});
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_books).execute({}).scalar();
     return read_books(db_.statement(k_sql_select_book_page).execute({count, page * count}));
 }
 
 std::vector<Book> BookStore::search(const std::string &text, int64_t limit, int64_t &total) {
     std::string pattern = db::like_literal(text);
-    db::Statement &counted = db_.statement(k_sql_count_search_books).execute({pattern});
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_search_books).execute({pattern}).scalar();
     return read_books(db_.statement(k_sql_search_books).execute({pattern, limit}));
 }
 

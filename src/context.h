@@ -39,7 +39,9 @@ struct Ctx {
     const jwt::Key &jwt_key;  // jwt_secret, prepared once
     json::BodyParser &json;   // the strict request-body parser
     const Route *route = nullptr;  // the matched route
-    std::optional<Principal> user; // set by authorize() for every route but the public ones
+    // Set by authorize() for every route but the public ones, and by login to the user it
+    // authenticated: the principal of the route's behaviour-log row.
+    std::optional<Principal> user;
 };
 
 } // namespace cms

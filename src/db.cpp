@@ -421,10 +421,12 @@ Statement &Connection::statement(const char *sql) {
 
 void Connection::begin() {
     ensure_connected();
-    mark_written();
+    // A stale connection fails here, before anything was written: the request may run again.
     if (mysql_autocommit(mysql_, 0) != 0)
         fail("cannot start a transaction");
+    mark_written();
     in_transaction_ = true;
+    undo_.clear();
 }
 
 void Connection::commit() {
@@ -432,12 +434,16 @@ void Connection::commit() {
         fail("cannot commit");
     committed_ = true;
     in_transaction_ = false;
+    undo_.clear();
     if (mysql_autocommit(mysql_, 1) != 0)
         fail("cannot restore autocommit");
 }
 
 void Connection::rollback() noexcept {
     in_transaction_ = false;
+    for (auto undo = undo_.rbegin(); undo != undo_.rend(); ++undo)
+        (*undo)();
+    undo_.clear();
     if (mysql_ == nullptr)
         return;
     if (mysql_rollback(mysql_) != 0 || mysql_autocommit(mysql_, 1) != 0) {

@@ -74,6 +74,8 @@ class Statement {
     // NULL becomes nullopt.
     std::optional<std::string> optional_text(size_t column) const;
     int64_t integer(size_t column) const;
+    // The first column of the next row as an integer, 0 when there is none (a COUNT(*)).
+    int64_t scalar() { return next() ? integer(0) : 0; }
     uint64_t affected_rows() const;
     uint64_t insert_id() const;
 
@@ -138,6 +140,9 @@ class Connection {
     void begin();
     void commit();
     void rollback() noexcept;
+    // Runs undo if the current transaction rolls back (or its connection is lost); forgotten when
+    // it commits. For what a transaction does outside the database, e.g. a file written for a row.
+    void on_rollback(std::function<void()> undo) { undo_.push_back(std::move(undo)); }
 
     // Drops the connection and every statement; used when the server is gone.
     void drop() noexcept;
@@ -150,6 +155,7 @@ class Connection {
     std::unordered_map<const char *, std::unique_ptr<Statement>> statements_;
     DbHealth *health_;
     std::function<void(Connection &)> on_connect_;
+    std::vector<std::function<void()>> undo_; // of the open transaction
     bool wrote_ = false;
     bool committed_ = false;
     bool in_transaction_ = false;

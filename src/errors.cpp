@@ -79,6 +79,9 @@ const Fallback k_fallback_texts[] = {
     {Code::json_duplicate_key, "duplicate key in JSON"},
     {Code::body_not_utf8, "request body is not valid UTF-8"},
     {Code::json_not_object, "request body must be a JSON object"},
+    {Code::idempotency_key_invalid, "Idempotency-Key must be 1 to 100 visible ASCII characters"},
+    {Code::idempotency_key_reused, "this Idempotency-Key was used for another request"},
+    {Code::idempotency_key_busy, "a request with this Idempotency-Key is still being processed"},
 };
 
 struct FieldFallback {

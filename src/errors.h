@@ -74,6 +74,9 @@ enum class Code : int {
     json_duplicate_key = 10312,
     body_not_utf8 = 10313,
     json_not_object = 10314,
+    idempotency_key_invalid = 10390,
+    idempotency_key_reused = 10391,
+    idempotency_key_busy = 10392,
 };
 
 // The texts of validation failures, sent inside a 400/10030 whose message maps field → text.

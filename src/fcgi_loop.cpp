@@ -1,4 +1,5 @@
-// One request (FastCGI or CGI): dispatch with authorization, the catch that turns every failure
+// One request (FastCGI or CGI): dispatch with authorization and, for routes that write, the
+// transaction with its behaviour-log row and Idempotency-Key; the catch that turns every failure
 // into an envelope, the retries of transient database failures, CORS headers and the access log.
 #include "fcgi_loop.h"
 
@@ -12,10 +13,12 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "behaviour_log.h"
 #include "config.h"
 #include "context.h"
 #include "db.h"
 #include "errors.h"
+#include "idempotency.h"
 #include "log.h"
 #include "request.h"
 #include "response.h"
@@ -51,8 +54,34 @@ Response preflight(const Router::Match &match) {
     res.header("Allow", match.allow);
     res.header("Access-Control-Allow-Methods", match.allow);
     // A fixed list (what the Lin CMS client sends), never the request's own header echoed back.
-    res.header("Access-Control-Allow-Headers", "Authorization, Content-Type, tag");
+    res.header("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, tag");
     res.header("Access-Control-Max-Age", "3600");
+    return res;
+}
+
+// Whether a route may write: it runs in a transaction that dispatch commits.
+bool writes(const Route &route) {
+    std::string_view method = route.method;
+    return method != "GET" && method != "HEAD";
+}
+
+// Runs the handler of a route that writes in one transaction with what every such request
+// shares: the answer to a repeated Idempotency-Key, the behaviour-log row after a success, the
+// key's answer, and the commit. An ApiError thrown by the handler rolls it all back; a response
+// it returns commits, errors included (a failed password check is counted), and only a 2xx one
+// is logged.
+Response run_in_transaction(const Route &route, Request &req, Ctx &ctx) {
+    std::optional<IdempotencyKey> key = idempotency_key(req, ctx);
+    db::Transaction tx(ctx.db);
+    if (key)
+        if (std::optional<Response> first = replay_or_reserve(*key, req, ctx))
+            return *first;
+    Response res = route.handler(req, ctx);
+    if (res.status >= 200 && res.status < 300)
+        record_behaviour(req, ctx, res.status);
+    if (key)
+        remember_answer(*key, ctx, res);
+    tx.commit();
     return res;
 }
 
@@ -72,6 +101,8 @@ Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param
     authorize(*match.route, req, ctx);
     int64_t cap = body_cap(*match.route, svc.config);
     read_request_body(req, param, reader, static_cast<size_t>(cap));
+    if (writes(*match.route))
+        return run_in_transaction(*match.route, req, ctx);
     return match.route->handler(req, ctx);
 }
 

@@ -1,6 +1,6 @@
 // POST /cms/file: the multipart body is parsed by cgicc, every file part is checked (count, size,
-// type read from its content) before anything is written, then FileStore saves them in one
-// transaction.
+// type read from its content) before anything is written, then FileStore saves them in the
+// request's transaction.
 #include "file_handlers.h"
 
 #include <algorithm>
@@ -15,7 +15,6 @@
 
 #include "config.h"
 #include "context.h"
-#include "db.h"
 #include "errors.h"
 #include "file_store.h"
 #include "handler_util.h"
@@ -162,14 +161,11 @@ Json::Value file_json(const std::string &key, const StoredFile &file, const Conf
 Response handle_file_upload(const Request &req, Ctx &ctx) {
     std::vector<Upload> uploads = read_uploads(req, ctx.config);
     FileStore store(ctx.db, ctx.config.file_store_dir);
-    db::Transaction tx(ctx.db);
     Json::Value items(Json::arrayValue);
     for (const Upload &upload : uploads) {
         StoredFile file = store.save(upload.content, upload.extension);
         items.append(file_json(upload.key, file, ctx.config));
     }
-    tx.commit();
-    store.keep();
     return Response::json(200, items);
 }
 

@@ -1,4 +1,4 @@
-// File storage: the SQL of lin_file, content MD5s, random names below the date directories, and
+// File storage: the SQL of lin_file, content digests, random names below the date directories, and
 // writes that appear whole (a temporary name in the same directory, then rename).
 #include "file_store.h"
 
@@ -9,59 +9,46 @@
 
 #include <fcntl.h>
 #include <mysqld_error.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "db.h"
+#include "digest.h"
 #include "log.h"
+#include "text.h"
 
 namespace cms {
 
 namespace {
 
-constexpr const char *k_sql_select_live_by_md5 =
-    "SELECT id, path FROM lin_file WHERE md5 = ? AND delete_time IS NULL";
-// The same read, locking: it sees the newest committed row, not this transaction's snapshot, so
-// it finds the row of a concurrent upload that won the md5_live key after our snapshot was taken.
-// Never used before the insert: its gap lock would deadlock two uploads of new content.
-constexpr const char *k_sql_select_live_by_md5_locked =
-    "SELECT id, path FROM lin_file WHERE md5 = ? AND delete_time IS NULL LOCK IN SHARE MODE";
+constexpr const char *k_sql_select_live_by_sha256 =
+    "SELECT id, path FROM lin_file WHERE sha256 = ? AND delete_time IS NULL";
+// Rows stored before version 3 have no sha256: only their MD5 can say they hold the content.
+constexpr const char *k_sql_select_live_legacy_by_md5 =
+    "SELECT id, path FROM lin_file WHERE md5 = ? AND sha256 IS NULL AND delete_time IS NULL "
+    "ORDER BY id LIMIT 1";
+// The read by SHA-256, locking: it sees the newest committed row, not this transaction's
+// snapshot, so it finds the row of a concurrent upload that won the sha256_live key after our
+// snapshot was taken. Never used before the insert: its gap lock would deadlock two uploads of
+// new content.
+constexpr const char *k_sql_select_live_by_sha256_locked =
+    "SELECT id, path FROM lin_file WHERE sha256 = ? AND delete_time IS NULL LOCK IN SHARE MODE";
 constexpr const char *k_sql_insert_file =
-    "INSERT INTO lin_file (path, type, name, extension, size, md5) VALUES (?, 'LOCAL', ?, ?, ?, ?)";
+    "INSERT INTO lin_file (path, type, name, extension, size, md5, sha256) "
+    "VALUES (?, 'LOCAL', ?, ?, ?, ?, ?)";
 
 // nginx workers run as another user than the pool and must read what we store, whatever the
 // pool's umask.
 constexpr mode_t k_dir_mode = 0755;
 constexpr mode_t k_file_mode = 0644;
 
-constexpr char k_hex[] = "0123456789abcdef";
-
-std::string hex(const unsigned char *bytes, size_t n) {
-    std::string out;
-    out.reserve(2 * n);
-    for (size_t i = 0; i < n; ++i) {
-        out += k_hex[bytes[i] >> 4];
-        out += k_hex[bytes[i] & 15];
-    }
-    return out;
-}
-
-std::string md5_hex(const std::string &content) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (EVP_Digest(content.data(), content.size(), digest, &length, EVP_md5(), nullptr) != 1)
-        throw std::runtime_error("cannot compute an MD5 (EVP_Digest failed)");
-    return hex(digest, length);
-}
-
 // 32 hex digits from the CSPRNG: unguessable, and never derived from the client.
 std::string random_name() {
     unsigned char bytes[16];
     if (RAND_bytes(bytes, sizeof bytes) != 1)
         throw std::runtime_error("RAND_bytes failed for a file name");
-    return hex(bytes, sizeof bytes);
+    return text::hex(bytes, sizeof bytes);
 }
 
 // "yyyy/mm/dd" of today, in the server's time zone (as Lin CMS does).
@@ -114,50 +101,50 @@ void unlink_quietly(const std::string &path) noexcept {
 
 } // namespace
 
-FileStore::~FileStore() {
-    for (const std::string &path : written_)
-        unlink_quietly(dir_ + "/" + path);
-}
-
 StoredFile FileStore::save(const std::string &content, const std::string &extension) {
-    std::string md5 = md5_hex(content);
-    if (auto it = saved_.find(md5); it != saved_.end())
+    std::string sha256 = digest::sha256_hex(content);
+    if (auto it = saved_.find(sha256); it != saved_.end())
         return it->second;
-    std::optional<StoredFile> file = find(k_sql_select_live_by_md5, md5);
+    std::string md5 = digest::md5_hex(content);
+    std::optional<StoredFile> file = find(k_sql_select_live_by_sha256, sha256);
+    if (!file)
+        file = find(k_sql_select_live_legacy_by_md5, md5);
     if (!file) {
         std::string name = random_name() + extension;
         std::string path = date_dir() + "/" + name;
         write(path, content);
-        file = insert(path, name, extension, static_cast<int64_t>(content.size()), md5);
+        file = insert(path, name, extension, static_cast<int64_t>(content.size()), sha256, md5);
     }
-    saved_.emplace(md5, *file);
+    saved_.emplace(sha256, *file);
     return *file;
 }
 
-std::optional<StoredFile> FileStore::find(const char *sql, const std::string &md5) {
-    db::Statement &stmt = db_.statement(sql).execute({md5});
+std::optional<StoredFile> FileStore::find(const char *sql, const std::string &digest) {
+    db::Statement &stmt = db_.statement(sql).execute({digest});
     if (!stmt.next())
         return std::nullopt;
     return StoredFile{stmt.integer(0), stmt.text(1)};
 }
 
 StoredFile FileStore::insert(const std::string &path, const std::string &name,
-                             const std::string &extension, int64_t size, const std::string &md5) {
+                             const std::string &extension, int64_t size, const std::string &sha256,
+                             const std::string &md5) {
     try {
         uint64_t id = db_.statement(k_sql_insert_file)
-                          .execute({path, name, extension, size, md5})
+                          .execute({path, name, extension, size, md5, sha256})
                           .insert_id();
         return StoredFile{static_cast<int64_t>(id), path};
     } catch (const db::DbError &e) {
-        // A concurrent upload of the same content got in first: the md5_live key
+        // A concurrent upload of the same content got in first: the sha256_live key
         // (sql/schema.sql) is the arbiter, its row is the answer and our copy is not needed.
         if (e.errnum != ER_DUP_ENTRY)
             throw;
     }
-    remove(path);
-    std::optional<StoredFile> winner = find(k_sql_select_live_by_md5_locked, md5);
+    unlink_quietly(dir_ + "/" + path);
+    std::optional<StoredFile> winner = find(k_sql_select_live_by_sha256_locked, sha256);
     if (!winner)
-        throw std::runtime_error("lin_file md5 '" + md5 + "' is a duplicate but has no live row");
+        throw std::runtime_error("lin_file sha256 '" + sha256 +
+                                 "' is a duplicate but has no live row");
     return *winner;
 }
 
@@ -184,17 +171,7 @@ void FileStore::write(const std::string &path, const std::string &content) {
         unlink(temp.c_str());
         fail_io("cannot write", full, error_number);
     }
-    written_.push_back(path);
-}
-
-void FileStore::remove(const std::string &path) noexcept {
-    unlink_quietly(dir_ + "/" + path);
-    for (auto it = written_.begin(); it != written_.end(); ++it) {
-        if (*it == path) {
-            written_.erase(it);
-            break;
-        }
-    }
+    db_.on_rollback([full] { unlink_quietly(full); });
 }
 
 } // namespace cms

@@ -115,8 +115,7 @@ void GroupStore::add_user(int64_t user_id, const std::vector<int64_t> &group_ids
 
 
 std::vector<Group> GroupStore::page(int64_t page, int64_t count, int64_t &total) {
-    db::Statement &counted = db_.statement(k_sql_count_groups).execute({});
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_groups).execute({}).scalar();
     return read_groups(db_.statement(k_sql_select_group_page).execute({count, page * count}));
 }
 

@@ -1,10 +1,8 @@
 // Steps shared by handlers.
 #include "handler_util.h"
 
-#include "behaviour_log.h"
 #include "config.h"
 #include "context.h"
-#include "db.h"
 #include "json.h"
 #include "request.h"
 #include "response.h"
@@ -22,10 +20,11 @@ Response message(int status, Code code, const Request &req, const Ctx &ctx) {
     return Response::json(status, make_envelope(code, ctx.messages.text(code), req.line()));
 }
 
-Response commit_change(db::Transaction &tx, int status, Code code, const Request &req, Ctx &ctx) {
-    record_behaviour(req, ctx, status);
-    tx.commit();
-    return message(status, code, req, ctx);
+Response refusal(const ApiError &error, const Request &req, const Ctx &ctx) {
+    Response res = Response::json(error.status, error_envelope(error, ctx.messages, req.line()));
+    for (const auto &[name, value] : error.headers)
+        res.header(name, value);
+    return res;
 }
 
 Json::Value page_json(Json::Value items, int64_t total, const validate::Page &page) {

@@ -15,9 +15,6 @@ namespace cms {
 struct Request;
 struct Response;
 struct Ctx;
-namespace db {
-class Transaction;
-}
 
 // The request body as a JSON object; throws 415 for a non-JSON content type, 400 for bad JSON.
 Json::Value parse_json_body(const Request &req, Ctx &ctx);
@@ -25,9 +22,9 @@ Json::Value parse_json_body(const Request &req, Ctx &ctx);
 // A success envelope {code, message from the table, request} with status.
 Response message(int status, Code code, const Request &req, const Ctx &ctx);
 
-// The end of every logged change: its behaviour-log row (status), the commit of tx, and the
-// success envelope — the row lands with the change or not at all.
-Response commit_change(db::Transaction &tx, int status, Code code, const Request &req, Ctx &ctx);
+// The error envelope of error, returned rather than thrown: what the handler wrote commits with it
+// (a thrown ApiError rolls the request's transaction back).
+[[nodiscard]] Response refusal(const ApiError &error, const Request &req, const Ctx &ctx);
 
 // {"total", "items", "page", "count"}.
 Json::Value page_json(Json::Value items, int64_t total, const validate::Page &page);

@@ -44,8 +44,7 @@ std::vector<LogEntry> LogStore::find(const LogFilter &f, int64_t page, int64_t c
         keyword = db::like_literal(*f.keyword);
     std::vector<db::Param> params = {f.name, f.name, keyword, keyword,
                                      f.start, f.start, f.end, f.end};
-    db::Statement &counted = db_.statement(k_sql_count_logs).execute(params);
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_logs).execute(params).scalar();
     params.emplace_back(count);
     params.emplace_back(page * count);
     db::Statement &rows = db_.statement(k_sql_select_logs).execute(params);
@@ -58,8 +57,7 @@ std::vector<LogEntry> LogStore::find(const LogFilter &f, int64_t page, int64_t c
 }
 
 std::vector<std::string> LogStore::usernames(int64_t page, int64_t count, int64_t &total) {
-    db::Statement &counted = db_.statement(k_sql_count_log_users).execute({});
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_log_users).execute({}).scalar();
     db::Statement &rows = db_.statement(k_sql_select_log_users).execute({count, page * count});
     std::vector<std::string> names;
     while (rows.next())

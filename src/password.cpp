@@ -3,6 +3,7 @@
 #include "password.h"
 
 #include "base64.h"
+#include "text.h"
 
 #include <argon2.h>
 #include <openssl/crypto.h>
@@ -72,17 +73,6 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 bool equal_ct(std::string_view a, std::string_view b) {
     // Lengths come from the stored format, not from the secret, so they may leak.
     return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::string to_hex(const unsigned char *bytes, std::size_t size) {
-    static const char k_digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(size * 2);
-    for (std::size_t i = 0; i < size; ++i) {
-        out.push_back(k_digits[bytes[i] >> 4]);
-        out.push_back(k_digits[bytes[i] & 0x0f]);
-    }
-    return out;
 }
 
 // Non-null pointer for possibly empty views: OpenSSL treats some null arguments specially.
@@ -157,7 +147,7 @@ bool verify_koa(std::string_view plain, std::string_view stored) {
         if (!HMAC(md, bytes_of(salt), static_cast<int>(salt.size()), bytes_of(h), h.size(), mac,
                   &mac_len))
             return false;
-        h = to_hex(mac, mac_len);
+        h = text::hex(mac, mac_len);
     }
     return equal_ct(h, f[3]);
 }
@@ -180,9 +170,9 @@ bool verify_werkzeug(std::string_view plain, std::string_view stored) {
     if (!md || !iterations || salt.empty() || expected.empty() || expected.size() % 2 != 0)
         return false;
     std::optional<std::string> actual = pbkdf2(md, plain, salt, *iterations, expected.size() / 2);
-    return actual &&
-           equal_ct(to_hex(reinterpret_cast<const unsigned char *>(actual->data()), actual->size()),
-                    expected);
+    return actual && equal_ct(text::hex(reinterpret_cast<const unsigned char *>(actual->data()),
+                                        actual->size()),
+                              expected);
 }
 
 struct Argon2Params {

@@ -25,6 +25,7 @@ struct Request {
     std::string authorization;
     std::string origin;
     std::string remote_addr;
+    std::string idempotency_key; // the Idempotency-Key header, as sent
     std::string body;
     bool body_read = false;          // read_request_body ran (a retried request reads no more)
     std::vector<std::string> params; // path parameters captured by the router, in order

@@ -6,9 +6,13 @@
 namespace cms {
 
 Response Response::json(int status, const Json::Value &value) {
+    return json_text(status, json::write(value));
+}
+
+Response Response::json_text(int status, std::string body) {
     Response res;
     res.status = status;
-    res.body = json::write(value);
+    res.body = std::move(body);
     res.headers.emplace_back("Content-Type", "application/json; charset=utf-8");
     return res;
 }

@@ -17,6 +17,8 @@ struct Response {
 
     // A JSON body with Content-Type application/json; charset=utf-8.
     static Response json(int status, const Json::Value &value);
+    // The same for a body that is JSON text already (a stored answer).
+    static Response json_text(int status, std::string body);
     // An empty body (CORS preflight).
     static Response empty(int status);
 

@@ -33,8 +33,9 @@ struct Route {
     Access access;
     Permission permission;
     Handler handler;
-    // Behaviour-log message written by the handler with the change it records (behaviour_log.h);
-    // {user.username}, {user.nickname}, {user.email} and {user.id} are replaced.
+    // Behaviour-log message that dispatch writes with the change after a 2xx answer of a route
+    // that writes (behaviour_log.h); {user.username}, {user.nickname}, {user.email} and {user.id}
+    // are replaced.
     const char *log = nullptr;
     // The largest body in bytes, when it is below max_body_bytes (0: max_body_bytes), so that a
     // route taking a small body, or none, never reads or parses a large one.

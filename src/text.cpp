@@ -13,6 +13,17 @@ int hex_digit(char c) {
     return -1;
 }
 
+std::string hex(const unsigned char *bytes, size_t size) {
+    static const char k_digits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(2 * size);
+    for (size_t i = 0; i < size; ++i) {
+        out += k_digits[bytes[i] >> 4];
+        out += k_digits[bytes[i] & 15];
+    }
+    return out;
+}
+
 std::string percent_escape(std::string_view text, bool (*escape)(unsigned char)) {
     static const char k_hex[] = "0123456789ABCDEF";
     std::string out;

@@ -2,10 +2,8 @@
 #include "user_handlers.h"
 
 #include "auth.h"
-#include "behaviour_log.h"
 #include "config.h"
 #include "context.h"
-#include "db.h"
 #include "errors.h"
 #include "group_store.h"
 #include "handler_util.h"
@@ -34,12 +32,13 @@ const std::string &dummy_hash() {
 }
 
 // Counts a failed password check of the username from the client address (login and
-// change_password share the counts), then answers with error.
-[[noreturn]] void fail_password(const std::string &username, const Request &req, Ctx &ctx,
-                                const ApiError &error) {
+// change_password share the counts), then answers with error: returned, not thrown, so that the
+// count commits.
+[[nodiscard]] Response fail_password(const std::string &username, const Request &req, Ctx &ctx,
+                                     const ApiError &error) {
     ThrottleStore(ctx.db).record_failure(username, req.remote_addr,
                                          ctx.config.login_failure_window);
-    throw error;
+    return refusal(error, req, ctx);
 }
 
 // 409 for a username or email a live user has.
@@ -93,8 +92,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     std::optional<LoginIdentity> identity = users.find_login(username);
     // Unknown user and wrong password look alike, down to the time a hash takes.
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
-        fail_password(username, req, ctx, ApiError(401, Code::login_failed));
-    db::Transaction tx(ctx.db);
+        return fail_password(username, req, ctx, ApiError(401, Code::login_failed));
     // The password may have changed while the hash was being verified: the tokens must not carry
     // a credential version newer than the hash that matched.
     if (users.lock_credential_version(identity->user_id) != identity->credential_version)
@@ -106,9 +104,8 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
     // Only this address's failures: the owner's login must not free the addresses guessing.
     ThrottleStore(ctx.db).clear(username, req.remote_addr);
-    record_behaviour(req, ctx, 200, *user);
-    tx.commit();
-    return Response::json(200, issue_tokens(ctx, *user, now_seconds()));
+    ctx.user = std::move(user); // the principal of the behaviour-log row
+    return Response::json(200, issue_tokens(ctx, *ctx.user, now_seconds()));
 }
 
 Response handle_user_refresh(const Request &, Ctx &ctx) {
@@ -132,7 +129,6 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
 
     UserStore users(ctx.db);
     GroupStore groups(ctx.db);
-    db::Transaction tx(ctx.db);
     if (users.username_taken(user.username))
         throw ApiError(409, Code::username_taken);
     if (user.email && users.email_taken(*user.email))
@@ -154,7 +150,7 @@ Response handle_user_register(const Request &req, Ctx &ctx) {
     if (result != UserWrite::ok) // lost a race with another registration of that name or email
         throw taken(result);
     groups.add_user(id, group_ids);
-    return commit_change(tx, 201, Code::user_registered, req, ctx);
+    return message(201, Code::user_registered, req, ctx);
 }
 
 Response handle_user_update(const Request &req, Ctx &ctx) {
@@ -166,11 +162,10 @@ Response handle_user_update(const Request &req, Ctx &ctx) {
     change.avatar = validate::optional_text(body, "avatar", 500, FieldText::avatar_length, problems);
     change.email = email_member(body, problems);
     problems.check();
-    db::Transaction tx(ctx.db);
     UserWrite result = UserStore(ctx.db).update_profile(ctx.user->id, change);
     if (result != UserWrite::ok)
         throw taken(result);
-    return commit_change(tx, 200, Code::user_updated, req, ctx);
+    return message(200, Code::user_updated, req, ctx);
 }
 
 Response handle_user_captcha(const Request &, Ctx &) {
@@ -219,11 +214,10 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
     if (!identity || !password::verify(old_password, identity->credential))
-        fail_password(ctx.user->username, req, ctx, ApiError(400, Code::old_password_wrong));
-    db::Transaction tx(ctx.db);
+        return fail_password(ctx.user->username, req, ctx, ApiError(400, Code::old_password_wrong));
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);
-    return commit_change(tx, 200, Code::password_changed, req, ctx);
+    return message(200, Code::password_changed, req, ctx);
 }
 
 } // namespace cms

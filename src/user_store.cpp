@@ -4,6 +4,7 @@
 #include <mysqld_error.h>
 
 #include "db.h"
+#include "group_store.h"
 
 namespace cms {
 
@@ -69,9 +70,6 @@ constexpr const char *k_sql_delete_identities =
     "UPDATE lin_user_identity SET delete_time = CURRENT_TIMESTAMP(3) "
     "WHERE user_id = ? AND delete_time IS NULL";
 constexpr const char *k_sql_delete_user_groups = "DELETE FROM lin_user_group WHERE user_id = ?";
-constexpr const char *k_sql_insert_user_group =
-    "INSERT INTO lin_user_group (user_id, group_id) VALUES (?, ?) "
-    "ON DUPLICATE KEY UPDATE group_id = group_id";
 
 // Which live unique key a duplicate entry hit: the server names it in the error ("for key
 // 'email_live'"). A re-read would not tell: the transaction still sees its first snapshot.
@@ -143,8 +141,7 @@ UserWrite UserStore::insert(const NewUser &user, int64_t &id) {
 std::vector<UserRow> UserStore::page(std::optional<int64_t> group_id, int64_t page, int64_t count,
                                      int64_t &total) {
     db::Param group = group_id ? db::Param(*group_id) : db::Param(nullptr);
-    db::Statement &counted = db_.statement(k_sql_count_users).execute({group, group});
-    total = counted.next() ? counted.integer(0) : 0;
+    total = db_.statement(k_sql_count_users).execute({group, group}).scalar();
     db::Statement &rows =
         db_.statement(k_sql_select_user_page).execute({group, group, count, page * count});
     std::vector<UserRow> users;
@@ -184,8 +181,7 @@ bool UserStore::remove(int64_t user_id) {
 
 void UserStore::set_groups(int64_t user_id, const std::vector<int64_t> &group_ids) {
     db_.statement(k_sql_delete_user_groups).execute({user_id});
-    for (int64_t group_id : group_ids)
-        db_.statement(k_sql_insert_user_group).execute({user_id, group_id});
+    GroupStore(db_).add_user(user_id, group_ids);
 }
 
 } // namespace cms

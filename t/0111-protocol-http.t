@@ -232,7 +232,7 @@ test_expect_success 'the preflight answers its fixed Allow-Headers list, never t
 		-H "Access-Control-Request-Method: PUT" \
 		-H "Access-Control-Request-Headers: x-evil, authorization" &&
 	expect_status 204 &&
-	expect_header Access-Control-Allow-Headers "^Authorization, Content-Type, tag$"
+	expect_header Access-Control-Allow-Headers "^Authorization, Content-Type, Idempotency-Key, tag$"
 '
 
 test_expect_success 'the preflight has no body' '

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='POST /cms/file against other writers: an upload that loses the md5_live key to a concurrent one answers the winner row and removes its copy; a failed transaction leaves no file'
+test_description='POST /cms/file against other writers: an upload that loses the sha256_live key to a concurrent one answers the winner row and removes its copy; a failed transaction leaves no file'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -39,18 +39,19 @@ test_expect_success 'setup: root logs in' '
 '
 
 # Another writer inserts the row of the same content and holds its transaction open: the upload
-# finds no live row, writes its file, and its insert waits on the md5_live key until the other
+# finds no live row, writes its file, and its insert waits on the sha256_live key until the other
 # commits, then fails with a duplicate key.
-test_expect_success 'an upload that loses the md5_live key answers the winner row' '
+test_expect_success 'an upload that loses the sha256_live key answers the winner row' '
 	TOKEN=$(cat token) &&
 	png contended >race.png &&
 	md5=$(md5sum race.png | cut -d" " -f1) &&
+	sha256=$(sha256sum race.png | cut -d" " -f1) &&
 	mkfifo sql.fifo &&
 	{ svc_sql "$DB_SOCKET" "$DB_NAME" <sql.fifo >other.out 2>&1 & } &&
 	other=$! &&
 	exec 3>sql.fifo &&
-	echo "BEGIN; INSERT INTO lin_file (path, name, extension, size, md5)
-		VALUES (\"2000/01/01/winner.png\", \"winner.png\", \".png\", 9, \"$md5\");" >&3 &&
+	echo "BEGIN; INSERT INTO lin_file (path, name, extension, size, md5, sha256)
+		VALUES (\"2000/01/01/winner.png\", \"winner.png\", \".png\", 9, \"$md5\", \"$sha256\");" >&3 &&
 	poll_until 50 one_open_transaction &&
 	{ http POST /cms/file "" -F file=@race.png & } &&
 	upload=$! &&
@@ -89,7 +90,7 @@ test_expect_success 'concurrent uploads of the same new content answer one id an
 	for i in 1 2 3 4 5 6; do check_openapi POST /cms/file "together.$i" || return 1; done &&
 	jq -s -e "map(.[0].id) | unique | length == 1" together.1.body together.2.body together.3.body \
 		together.4.body together.5.body together.6.body &&
-	expect_db "SELECT COUNT(*) FROM lin_file WHERE md5 = \"$(md5sum together.png | cut -d" " -f1)\"" 1 &&
+	expect_db "SELECT COUNT(*) FROM lin_file WHERE sha256 = \"$(sha256sum together.png | cut -d" " -f1)\"" 1 &&
 	test "$(files_on_disk)" -eq 1
 '
 

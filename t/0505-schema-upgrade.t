@@ -70,7 +70,7 @@ test_expect_success 'setup: users, groups, grants, books, logs, files and login 
 		(1, \"alice删除了图书\", 2, \"alice\", 200, \"DELETE\", \"/v1/book/2\", \"删除图书\",
 		\"2023-06-07 08:09:10.111\")" &&
 	db_exec "INSERT INTO lin_file (id, path, name, extension, size, md5) VALUES
-		(1, \"2023/06/07/a.png\", \"a.png\", \".png\", 1234, \"0cc175b9c0f1b6a831c399e269772661\")" &&
+		(1, \"2023/06/07/a.png\", \"a.png\", \".png\", 1234, \"8c2f719e893d8b2e0fe15b89b29e24c7\")" &&
 	db_exec "INSERT INTO cms_login_failure (kind, subject) VALUES (\"username\", \"bob\"),
 		(\"address\", \"127.0.0.1\")" &&
 	snapshot >before.txt &&
@@ -80,21 +80,22 @@ test_expect_success 'setup: users, groups, grants, books, logs, files and login 
 test_expect_success 'the pool refuses to start on the released schema, naming both versions and the command' '
 	conf old &&
 	! "$APP_BIN" -c old.conf --supervise --listen "$TRASH/old.sock" 2>old.err &&
-	grep -F "cms-fcgi: database '\''$DB_NAME'\'' has schema version 1, this cms-fcgi needs version 2: upgrade it with \`cms-fcgi -c FILE --setup-db\`" old.err
+	grep -F "cms-fcgi: database '\''$DB_NAME'\'' has schema version 1, this cms-fcgi needs version 3: upgrade it with \`cms-fcgi -c FILE --setup-db\`" old.err
 '
 
-test_expect_success '--setup-db recognises version 1 by its tables and applies 0002, one line a step' '
+test_expect_success '--setup-db recognises version 1 by its tables and applies 0002 and 0003, one line a step' '
 	conf setup &&
 	"$APP_BIN" -c setup.conf --setup-db </dev/null >setup.1.out 2>setup.1.err &&
 	cat >expect.out <<-EOF &&
-	database '\''$DB_NAME'\'' is at schema version 1: upgrading to 2
+	database '\''$DB_NAME'\'' is at schema version 1: upgrading to 3
 	ran $TOP/sql/migrations/0002-login-failure-by-address.sql: now at version 2
+	ran $TOP/sql/migrations/0003-idempotency-and-sha256.sql: now at version 3
 	EOF
 	diff -u expect.out setup.1.out
 '
 
-test_expect_success 'the database records version 2' '
-	expect_db "SELECT version FROM cms_schema_version" 2
+test_expect_success 'the database records version 3' '
+	expect_db "SELECT version FROM cms_schema_version" 3
 '
 
 test_expect_success 'released schema + migrations is exactly the schema of sql/schema.sql' '
@@ -114,7 +115,7 @@ test_expect_success 'the login failures of the old shape are gone (they cannot b
 test_expect_success 'a second run changes nothing and says so' '
 	dump_db >before.sql &&
 	"$APP_BIN" -c setup.conf --setup-db </dev/null >setup.2.out 2>setup.2.err &&
-	echo "database '\''$DB_NAME'\'' is at schema version 2: nothing to do" >expect.out &&
+	echo "database '\''$DB_NAME'\'' is at schema version 3: nothing to do" >expect.out &&
 	diff -u expect.out setup.2.out &&
 	dump_db >after.sql &&
 	diff -u before.sql after.sql
@@ -145,11 +146,28 @@ test_expect_success 'a wrong password is counted in the new cms_login_failure' '
 	expect_db "SELECT username, address FROM cms_login_failure" "$(printf "bob\t127.0.0.1")"
 '
 
+test_expect_success 'a file row of the released schema keeps no SHA-256, and a new upload of its content is that row' '
+	expect_db "SELECT COUNT(*) FROM lin_file WHERE sha256 IS NULL" 1 &&
+	login root "$ROOT_PASSWORD" &&
+	printf "\211PNG\r\n\032\na" >a.png &&
+	http POST /cms/file "" -F file=@a.png &&
+	expect_status 200 &&
+	expect_json ".[0].id" 1 &&
+	expect_db "SELECT COUNT(*) FROM lin_file" 1
+'
+
+test_expect_success 'a keyed POST is recorded in the new cms_idempotency' '
+	login root "$ROOT_PASSWORD" &&
+	http POST /v1/book "{\"title\":\"Upgraded\",\"author\":\"A\",\"summary\":\"S\"}" -H "Idempotency-Key: after-upgrade" &&
+	expect_status 201 &&
+	expect_db "SELECT user_id, status FROM cms_idempotency WHERE idem_key = \"after-upgrade\"" "$(printf "1\t201")"
+'
+
 test_expect_success 'the live book is served, the deleted one is not' '
 	TOKEN= &&
 	http GET /v1/book &&
 	expect_status 200 &&
-	expect_json "map(.id) | join(\",\")" 1
+	expect_json "map(.title) | join(\",\")" "深入理解计算机系统,Upgraded"
 '
 
 test_done

@@ -38,10 +38,11 @@ BEGIN NOT ATOMIC
     WHERE TABLE_SCHEMA = DATABASE() AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'
       AND TABLE_NAME IN ('book', 'lin_user', 'lin_user_identity', 'lin_group', 'lin_user_group',
                          'lin_permission', 'lin_group_permission', 'lin_log', 'lin_file',
-                         'cms_login_failure')
+                         'cms_login_failure', 'cms_idempotency')
       AND INDEX_NAME NOT IN ('username_del', 'email_del', 'name_del', 'md5_del', 'name_module',
                              'username_live', 'email_live', 'name_live', 'module_name_live',
-                             'md5_live', 'user_id_group_id', 'group_id_permission_id');
+                             'md5_live', 'sha256_live', 'idempotency_scope_key',
+                             'user_id_group_id', 'group_id_permission_id');
     IF found IS NOT NULL THEN
         SET found = CONCAT('unknown unique keys, drop them first: ', found);
         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = found;
@@ -50,9 +51,9 @@ END//
 
 DELIMITER ;
 
--- 2. The tables the database lacks (cms_login_failure; book when it has none), as sql/schema.sql
---    creates them (the tests compare the migrated schema with it). Existing tables are left to
---    the steps below.
+-- 2. The tables the database lacks (cms_login_failure, cms_idempotency; book when it has none),
+--    as sql/schema.sql creates them (the tests compare the migrated schema with it). Existing
+--    tables are left to the steps below.
 CREATE TABLE IF NOT EXISTS book (
   id int unsigned NOT NULL AUTO_INCREMENT,
   title varchar(50) NOT NULL,
@@ -75,6 +76,20 @@ CREATE TABLE IF NOT EXISTS cms_login_failure (
   KEY login_failure_username (username, create_time),
   KEY login_failure_address (address, create_time),
   KEY login_failure_time (create_time)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
+CREATE TABLE IF NOT EXISTS cms_idempotency (
+  id bigint unsigned NOT NULL AUTO_INCREMENT,
+  user_id int unsigned NOT NULL COMMENT '0 on a public route: the key is the address''s',
+  address varchar(100) NOT NULL DEFAULT '' COMMENT 'the client address on a public route, else empty',
+  idem_key varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  fingerprint char(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'SHA-256 of method, path, content type and body',
+  status smallint unsigned NOT NULL DEFAULT 0 COMMENT '0 until the first answer is stored',
+  body mediumblob DEFAULT NULL,
+  create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+  PRIMARY KEY (id),
+  UNIQUE KEY idempotency_scope_key (user_id, address, idem_key),
+  KEY idempotency_scope_time (user_id, address, create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
 -- The schema version this script converts to (sql/schema.sql records the same), so that
@@ -244,6 +259,7 @@ ALTER TABLE lin_log
 
 ALTER TABLE lin_file
     DROP INDEX IF EXISTS md5_del,
+    DROP INDEX IF EXISTS md5_live,
     DROP COLUMN IF EXISTS is_deleted,
     CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci,
     MODIFY id int unsigned NOT NULL AUTO_INCREMENT FIRST,
@@ -253,7 +269,9 @@ ALTER TABLE lin_file
     MODIFY extension varchar(50) DEFAULT NULL AFTER name,
     MODIFY size int DEFAULT NULL AFTER extension,
     MODIFY md5 varchar(40) DEFAULT NULL AFTER size,
-    MODIFY create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) AFTER md5,
+    ADD COLUMN IF NOT EXISTS sha256 char(64) DEFAULT NULL
+        COMMENT 'NULL for rows stored before version 3: found by md5' AFTER md5,
+    MODIFY create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) AFTER sha256,
     MODIFY update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
         ON UPDATE CURRENT_TIMESTAMP(3) AFTER create_time,
     MODIFY delete_time datetime(3) DEFAULT NULL AFTER update_time,
@@ -378,7 +396,9 @@ ALTER TABLE lin_group_permission
 ALTER TABLE lin_log
     ADD KEY IF NOT EXISTS log_create_time (create_time),
     ADD KEY IF NOT EXISTS log_username (username);
-ALTER TABLE lin_file ADD UNIQUE KEY IF NOT EXISTS md5_live (md5, live);
+ALTER TABLE lin_file
+    ADD UNIQUE KEY IF NOT EXISTS sha256_live (sha256, live),
+    ADD KEY IF NOT EXISTS file_md5 (md5);
 
 -- 7. Done: the database is at the version of sql/schema.sql.
-INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 2);
+INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 3);

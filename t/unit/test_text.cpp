@@ -1,10 +1,12 @@
-// Unit tests for src/text.cpp: hex digits, %XX escaping with a chosen byte class, ASCII lower case.
+// Unit tests for src/text.cpp: hex digits and bytes as hex, %XX escaping with a chosen byte class,
+// ASCII lower case.
 #include "text.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <string>
 
+using cms::text::hex;
 using cms::text::hex_digit;
 using cms::text::lower;
 using cms::text::percent_escape;
@@ -12,6 +14,7 @@ using cms::text::percent_escape;
 class TextTest : public CppUnit::TestFixture {
     CPPUNIT_TEST_SUITE(TextTest);
     CPPUNIT_TEST(hex_digits_of_both_cases_and_non_digits);
+    CPPUNIT_TEST(hex_writes_two_lower_case_digits_a_byte);
     CPPUNIT_TEST(percent_escape_escapes_only_the_chosen_bytes);
     CPPUNIT_TEST(lower_changes_ascii_letters_only);
     CPPUNIT_TEST_SUITE_END();
@@ -24,6 +27,12 @@ class TextTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(15, hex_digit('F'));
         CPPUNIT_ASSERT_EQUAL(-1, hex_digit('g'));
         CPPUNIT_ASSERT_EQUAL(-1, hex_digit('%'));
+    }
+
+    void hex_writes_two_lower_case_digits_a_byte() {
+        const unsigned char bytes[] = {0x00, 0x0f, 0xa5, 0xff};
+        CPPUNIT_ASSERT_EQUAL(std::string("000fa5ff"), hex(bytes, sizeof bytes));
+        CPPUNIT_ASSERT_EQUAL(std::string(""), hex(bytes, 0));
     }
 
     void percent_escape_escapes_only_the_chosen_bytes() {

@@ -1,0 +1,71 @@
+// Idempotency-Key: key syntax, whose key it is, the request fingerprint, replaying an answer.
+#include "idempotency.h"
+
+#include "context.h"
+#include "digest.h"
+#include "errors.h"
+#include "handler_util.h"
+#include "request.h"
+#include "response.h"
+
+namespace cms {
+
+namespace {
+
+constexpr size_t k_max_key = 100;
+
+bool key_char(char c) {
+    return c > 0x20 && c < 0x7F && c != '"' && c != '\\';
+}
+
+// What makes two requests the same: method, path and body. A multipart body is left out: its
+// boundary is random, so a client that encodes the same upload again sends other bytes.
+std::string fingerprint(const Request &req) {
+    std::string same = req.method + ' ' + req.path + '\n';
+    if (media_type(req.content_type) != "multipart/form-data")
+        same += req.content_type + '\n' + req.body;
+    return digest::sha256_hex(same);
+}
+
+} // namespace
+
+std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx) {
+    if (req.method != "POST" || req.idempotency_key.empty())
+        return std::nullopt;
+    std::string key = req.idempotency_key;
+    if (key.size() >= 2 && key.front() == '"' && key.back() == '"')
+        key = key.substr(1, key.size() - 2);
+    bool valid = !key.empty() && key.size() <= k_max_key;
+    for (char c : key)
+        valid = valid && key_char(c);
+    if (!valid)
+        throw ApiError(400, Code::idempotency_key_invalid);
+    KeyScope scope;
+    if (ctx.user)
+        scope.user_id = ctx.user->id;
+    else
+        scope.address = req.remote_addr;
+    return IdempotencyKey{key, scope};
+}
+
+std::optional<Response> replay_or_reserve(const IdempotencyKey &key, const Request &req, Ctx &ctx) {
+    std::string mine = fingerprint(req);
+    KeyState state =
+        IdempotencyStore(ctx.db).reserve(key.scope, key.key, mine, k_idempotency_seconds);
+    if (state.kind == KeyState::Kind::busy)
+        throw ApiError(409, Code::idempotency_key_busy);
+    if (state.kind == KeyState::Kind::reserved)
+        return std::nullopt;
+    if (state.fingerprint != mine)
+        throw ApiError(422, Code::idempotency_key_reused);
+    Response res = Response::json_text(state.status, std::move(state.body));
+    res.header("Idempotent-Replayed", "true");
+    return res;
+}
+
+void remember_answer(const IdempotencyKey &key, const Ctx &ctx, const Response &res) {
+    IdempotencyStore(ctx.db).answer(key.scope, key.key, res.status, res.body,
+                                    k_idempotency_seconds);
+}
+
+} // namespace cms

@@ -1,0 +1,41 @@
+// Idempotency-Key on POST (README, "Idempotent POST"): the same key from the same user (or, on a
+// public route, the same client address) within 24 hours gets the first answer again and runs
+// nothing. Called by dispatch inside the request's transaction, so that a key is recorded if and
+// only if the change it answered committed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "idempotency_store.h"
+
+namespace cms {
+
+struct Ctx;
+struct Request;
+struct Response;
+
+// How long a key is remembered.
+constexpr int64_t k_idempotency_seconds = 24 * 60 * 60;
+
+// A request's key and whose it is.
+struct IdempotencyKey {
+    std::string key;
+    KeyScope scope;
+};
+
+// The key of req when it is a POST that carries one, else nullopt; 400/10390 for a malformed
+// key: 1 to 100 visible ASCII characters, optionally in double quotes (the structured-field
+// string of the IETF draft), no quote or backslash inside.
+std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx);
+
+// In the request's transaction: reserves the key and returns nullopt, or returns the first answer
+// given to it (header Idempotent-Replayed: true); 422/10391 when that answered another request
+// (another route or body), 409/10392 while the first request with the key is still running.
+std::optional<Response> replay_or_reserve(const IdempotencyKey &key, const Request &req, Ctx &ctx);
+
+// Stores res as the answer to the key reserved in this transaction.
+void remember_answer(const IdempotencyKey &key, const Ctx &ctx, const Response &res);
+
+} // namespace cms
