@@ -199,7 +199,8 @@ test_expect_success 'while the first request with the key runs, the same key ans
 	other=$! &&
 	exec 3>sql.fifo &&
 	echo "BEGIN; INSERT INTO cms_idempotency (user_id, idem_key, fingerprint, status, body)
-		VALUES (1, \"race-1\", \"$print\", 201, \"{\\\"from\\\":\\\"first\\\"}\");" >&3 &&
+		VALUES (1, \"race-1\", \"$print\", 201,
+		\"{\\\"code\\\":1,\\\"message\\\":\\\"first\\\",\\\"request\\\":\\\"POST /v1/book\\\"}\");" >&3 &&
 	poll_until 50 one_open_transaction &&
 	n=$(books) &&
 	http POST /v1/book "$BOOK" -H "Idempotency-Key: race-1" &&
@@ -212,7 +213,7 @@ test_expect_success 'while the first request with the key runs, the same key ans
 	http POST /v1/book "$BOOK" -H "Idempotency-Key: race-1" &&
 	expect_status 201 &&
 	expect_header Idempotent-Replayed "^true$" &&
-	expect_json .from first &&
+	expect_json .message first &&
 	test "$(books)" -eq "$n"
 '
 
