@@ -6,14 +6,6 @@ start_db
 start_app
 start_nginx
 
-# transactions WHERE: this file's transactions matching WHERE (the server may be shared with
-# other test files, whose transactions must not count).
-transactions () {
-	db_exec "SELECT COUNT(*) FROM information_schema.INNODB_TRX t
-		JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
-		WHERE p.DB = DATABASE() AND $1"
-}
-
 test_expect_success 'setup: a book, and a trigger that makes updating it wait for a row of t_lock' '
 	remember root "$ROOT_PASSWORD" &&
 	db_exec "INSERT INTO book (title, author) VALUES (\"Dune\", \"Herbert\")" &&

@@ -17,17 +17,6 @@ keys () {
 	db_exec "SELECT COUNT(*) FROM cms_idempotency"
 }
 
-# innodb_trx rows of this test's database whose state matches $1.
-transactions () {
-	db_exec "SELECT COUNT(*) FROM information_schema.innodb_trx t
-		JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id
-		WHERE p.db = DATABASE() AND t.trx_state LIKE \"$1\""
-}
-
-one_open_transaction () {
-	test "$(transactions %)" -eq 1
-}
-
 test_expect_success 'setup: root and a second user log in' '
 	remember root "$ROOT_PASSWORD" &&
 	as root &&

@@ -6,11 +6,6 @@ start_db
 start_app
 start_nginx
 
-# The 8-byte PNG signature and $1 as the rest: distinct contents that look like a PNG.
-png () {
-	printf '\211PNG\r\n\032\n%s' "$1"
-}
-
 files_on_disk () {
 	find "$FILE_STORE_DIR" -type f | wc -l
 }

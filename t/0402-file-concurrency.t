@@ -13,24 +13,8 @@ files_on_disk () {
 	find "$FILE_STORE_DIR" -type f 2>/dev/null | wc -l
 }
 
-# innodb_trx rows of this test's database (the server may be shared) whose state matches $1.
-transactions () {
-	db_exec "SELECT COUNT(*) FROM information_schema.innodb_trx t
-		JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id
-		WHERE p.db = DATABASE() AND t.trx_state LIKE \"$1\""
-}
-
-one_open_transaction () {
-	test "$(transactions %)" -eq 1
-}
-
-# png TEXT: the 8-byte PNG signature and TEXT, content an upload takes as a PNG.
-png () {
-	printf '\211PNG\r\n\032\n%s' "$1"
-}
-
 one_lock_wait () {
-	test "$(transactions "LOCK WAIT")" -eq 1
+	test "$(transactions "t.trx_state = \"LOCK WAIT\"")" -eq 1
 }
 
 test_expect_success 'setup: root logs in' '

@@ -642,6 +642,24 @@ expect_body_file () {
 	diff -u "$TRASH/expect.json" "$TRASH/actual.json" >&2
 }
 
+# png TEXT: the 8-byte PNG signature and TEXT, content an upload takes as a PNG.
+png () {
+	printf '\211PNG\r\n\032\n%s' "$1"
+}
+
+# transactions WHERE: the open InnoDB transactions of this file's database that match WHERE (the
+# server may be shared with other test files, whose transactions must not count).
+transactions () {
+	db_exec "SELECT COUNT(*) FROM information_schema.INNODB_TRX t
+		JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+		WHERE p.DB = DATABASE() AND $1"
+}
+
+# one_open_transaction: exactly one transaction of this file's database is open.
+one_open_transaction () {
+	test "$(transactions 1)" -eq 1
+}
+
 # expect_db SQL EXPECTED: the rows of SQL (tab-separated columns, one row a line) equal EXPECTED.
 expect_db () {
 	local got
