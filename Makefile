@@ -78,10 +78,11 @@ deps:
 	@scripts/install-deps
 
 # The README's test command: installs what is missing, builds, then every unit test and every
-# black-box test through prove.
+# black-box test through prove, then the cluster tests (not when CHECK_FILES names the files).
 check: deps
 	$(MAKE) $(BIN) $(UNIT) $(FUZZ_BIN)
 	scripts/check
+	$(if $(CHECK_FILES),,scripts/check-cluster)
 
 unit: $(UNIT)
 	$(UNIT)
