@@ -430,13 +430,22 @@ void Connection::begin() {
 }
 
 void Connection::commit() {
-    if (mysql_commit(mysql_) != 0)
+    if (mysql_commit(mysql_) != 0) {
+        // Lost on the way, the server may have committed: the change's files stay, since an
+        // orphan file is harmless and a committed row without its file is not. A refused commit
+        // (a deadlock, a certification failure) certainly rolled back, and undoes them.
+        if (is_connection_error(mysql_errno(mysql_)))
+            undo_.clear();
         fail("cannot commit");
+    }
     committed_ = true;
     in_transaction_ = false;
     undo_.clear();
-    if (mysql_autocommit(mysql_, 1) != 0)
-        fail("cannot restore autocommit");
+    // The change is committed, and its answer must say so: only this connection is in doubt.
+    if (mysql_autocommit(mysql_, 1) != 0) {
+        log_error(std::string("cannot restore autocommit after a commit: ") + mysql_error(mysql_));
+        drop();
+    }
 }
 
 void Connection::rollback() noexcept {
