@@ -169,7 +169,10 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
                 deadlock_pause(deadlocks++);
                 continue;
             }
-            if (e.lost())
+            // One server: it is down for the whole pool until the probe reaches it. Several
+            // (db_hosts): only this connection went; the next request connects down the list,
+            // and the pool is marked down only when no server answers (ensure_connected).
+            if (e.lost() && svc.config.db_hosts.size() <= 1)
                 svc.db.mark_down();
             log_error(std::string(e.what()) + where);
             if (is_transient(e))
