@@ -1,6 +1,8 @@
 // Idempotency-Key: key syntax, whose key it is, the request fingerprint, replaying an answer.
 #include "idempotency.h"
 
+#include <algorithm>
+
 #include "context.h"
 #include "digest.h"
 #include "errors.h"
@@ -18,12 +20,38 @@ bool key_char(char c) {
     return c > 0x20 && c < 0x7F && c != '"' && c != '\\';
 }
 
-// What makes two requests the same: method, path and body. A multipart body is left out: its
-// boundary is random, so a client that encodes the same upload again sends other bytes.
+// The boundary parameter of a Content-Type, without its quotes; empty when there is none.
+std::string boundary_of(const std::string &content_type) {
+    size_t at = content_type.find("boundary=");
+    if (at == std::string::npos)
+        return {};
+    std::string value = content_type.substr(at + 9);
+    value.erase(std::min(value.find(';'), value.size()));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+        value = value.substr(1, value.size() - 2);
+    return value;
+}
+
+// What makes two requests the same: method, path and body. A multipart body counts with its
+// boundary replaced: the boundary is random, so a client that encodes the same upload again
+// sends other bytes around the same parts, and another file must still be told apart.
 std::string fingerprint(const Request &req) {
     std::string same = req.method + ' ' + req.path + '\n';
-    if (media_type(req.content_type) != "multipart/form-data")
-        same += req.content_type + '\n' + req.body;
+    std::string boundary;
+    if (media_type(req.content_type) == "multipart/form-data")
+        boundary = boundary_of(req.content_type);
+    if (boundary.empty())
+        return digest::sha256_hex(same + req.content_type + '\n' + req.body);
+    same += "multipart/form-data\n";
+    std::string delimiter = "--" + boundary;
+    for (size_t pos = 0;;) {
+        size_t at = req.body.find(delimiter, pos);
+        same.append(req.body, pos, at == std::string::npos ? std::string::npos : at - pos);
+        if (at == std::string::npos)
+            break;
+        same += "--boundary";
+        pos = at + delimiter.size();
+    }
     return digest::sha256_hex(same);
 }
 

@@ -22,9 +22,11 @@ constexpr const char *k_sql_retake_key =
     "WHERE user_id = ? AND address = ? AND idem_key = ?";
 constexpr const char *k_sql_answer_key = "UPDATE cms_idempotency SET status = ?, body = ? "
                                          "WHERE user_id = ? AND address = ? AND idem_key = ?";
-constexpr const char *k_sql_prune_scope =
-    "DELETE FROM cms_idempotency WHERE user_id = ? AND address = ? "
-    "AND create_time < NOW(3) - INTERVAL ? SECOND";
+// Every keyed POST deletes up to this many expired keys, of anyone: the table holds about one
+// day of keys, whoever sent them and whether or not they send another.
+constexpr const char *k_sql_prune_expired =
+    "DELETE FROM cms_idempotency WHERE create_time < NOW(3) - INTERVAL ? SECOND "
+    "ORDER BY create_time LIMIT 100";
 
 KeyState busy() {
     KeyState state;
@@ -76,7 +78,7 @@ KeyState IdempotencyStore::reserve(const KeyScope &scope, const std::string &key
 void IdempotencyStore::answer(const KeyScope &scope, const std::string &key, int status,
                               const std::string &body, int64_t ttl_seconds) {
     db_.statement(k_sql_answer_key).execute({status, body, scope.user_id, scope.address, key});
-    db_.statement(k_sql_prune_scope).execute({scope.user_id, scope.address, ttl_seconds});
+    db_.statement(k_sql_prune_expired).execute({ttl_seconds});
 }
 
 } // namespace cms

@@ -128,12 +128,12 @@ test_expect_success 'a key older than 24 hours is forgotten: the POST runs again
 	test "$(books)" -eq 7
 '
 
-test_expect_success 'a user s expired keys are deleted by that user s next keyed POST' '
+test_expect_success 'expired keys are deleted by the next keyed POST, of any user' '
 	db_exec "UPDATE cms_idempotency SET create_time = NOW(3) - INTERVAL 25 HOUR
 		WHERE idem_key = \"fixed-later\" AND user_id = 1" &&
 	expect_db "SELECT COUNT(*) FROM cms_idempotency WHERE idem_key = \"fixed-later\"" 1 &&
-	as root &&
-	http POST /v1/book "$BOOK" -H "Idempotency-Key: book-2" &&
+	as other &&
+	http POST /v1/book "$BOOK" -H "Idempotency-Key: prune-1" &&
 	expect_status 201 &&
 	expect_db "SELECT COUNT(*) FROM cms_idempotency WHERE idem_key = \"fixed-later\"" 0
 '
@@ -176,6 +176,14 @@ test_expect_success 'an upload with the same key in a new multipart encoding is 
 	expect_status 200 &&
 	expect_header Idempotent-Replayed "^true$" &&
 	cmp up.json body
+'
+
+test_expect_success 'another file with the same key is refused with 422, not answered with the first' '
+	as root &&
+	printf "\211PNG\r\n\032\nanother upload" >other.png &&
+	http POST /cms/file "" -F file=@other.png -H "Idempotency-Key: up-1" &&
+	expect_status 422 &&
+	expect_json .code 10391
 '
 
 # Another session holds the key in an open transaction, as a concurrent request with it that has

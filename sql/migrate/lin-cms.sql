@@ -89,7 +89,7 @@ CREATE TABLE IF NOT EXISTS cms_idempotency (
   create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   PRIMARY KEY (id),
   UNIQUE KEY idempotency_scope_key (user_id, address, idem_key),
-  KEY idempotency_scope_time (user_id, address, create_time)
+  KEY idempotency_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
 -- The schema version this script converts to (sql/schema.sql records the same), so that
