@@ -265,7 +265,11 @@ bool verify_argon2id(std::string_view plain, std::string_view stored) {
     if (!salt || !expected || expected->size() > k_argon2_max_tag)
         return false;
     std::string actual(expected->size(), '\0');
-    return argon2id_tag(plain, *salt, *params, actual) == ARGON2_OK && equal_ct(actual, *expected);
+    int rc = argon2id_tag(plain, *salt, *params, actual);
+    // No memory for the block says nothing of the password: not a failed login, a failed request.
+    if (rc == ARGON2_MEMORY_ALLOCATION_ERROR)
+        throw std::runtime_error("argon2id verification found no memory for its block");
+    return rc == ARGON2_OK && equal_ct(actual, *expected);
 }
 
 } // namespace
