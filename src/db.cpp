@@ -24,6 +24,9 @@ constexpr const char *k_init_command =
 // rather than @@wsrep_on: a server built without Galera answers an empty set, not an error.
 constexpr const char *k_show_wsrep_on = "SHOW VARIABLES LIKE 'wsrep_on'";
 constexpr const char *k_show_wsrep_ready = "SHOW STATUS LIKE 'wsrep_ready'";
+// START TRANSACTION rather than autocommit off: COMMIT or ROLLBACK then end it, and the
+// connection is back in autocommit without a third round trip to restore it.
+constexpr std::string_view k_start_transaction = "START TRANSACTION";
 
 // Result buffers are sized from the column's declared length once per prepare, capped here;
 // longer values are fetched again into a grown buffer (MYSQL_DATA_TRUNCATED).
@@ -422,7 +425,7 @@ Statement &Connection::statement(const char *sql) {
 void Connection::begin() {
     ensure_connected();
     // A stale connection fails here, before anything was written: the request may run again.
-    if (mysql_autocommit(mysql_, 0) != 0)
+    if (mysql_real_query(mysql_, k_start_transaction.data(), k_start_transaction.size()) != 0)
         fail("cannot start a transaction");
     mark_written();
     in_transaction_ = true;
@@ -441,11 +444,6 @@ void Connection::commit() {
     committed_ = true;
     in_transaction_ = false;
     undo_.clear();
-    // The change is committed, and its answer must say so: only this connection is in doubt.
-    if (mysql_autocommit(mysql_, 1) != 0) {
-        log_error(std::string("cannot restore autocommit after a commit: ") + mysql_error(mysql_));
-        drop();
-    }
 }
 
 void Connection::rollback() noexcept {
@@ -455,7 +453,7 @@ void Connection::rollback() noexcept {
     undo_.clear();
     if (mysql_ == nullptr)
         return;
-    if (mysql_rollback(mysql_) != 0 || mysql_autocommit(mysql_, 1) != 0) {
+    if (mysql_rollback(mysql_) != 0) {
         log_error(std::string("cannot roll back: ") + mysql_error(mysql_));
         drop(); // a connection in an unknown transaction state is not reused
     }
