@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fcgiapp.h>
 #include <mysql.h>
@@ -88,22 +90,21 @@ int listening_socket(const std::string &listen) {
     return fd;
 }
 
-// One worker process (listen_fd >= 0) or the one CGI request (-1): the database connection with
-// the pool's health state, the parsers, the route table, then the loop.
-int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
-                       cms::DbHealthShared *shared) {
-    // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
-    cms::install_worker_signals();
-    if (mysql_library_init(0, nullptr, nullptr) != 0) {
-        std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
-        return 1;
-    }
-    int status = 1;
-    {
-        cms::DbHealth health(config, shared);
-        cms::db::Connection db(config, &health);
-        const std::vector<cms::Permission> declared =
-            cms::declared_permissions(cms::route_table());
+// What one thread of a worker needs of its own: the database connection (with its statements)
+// and the parsers and key that keep state between calls. The config, the message table and the
+// pool's health state are shared.
+struct ThreadParts {
+    cms::db::Connection db;
+    cms::Router router;
+    cms::jwt::Key jwt_key;
+    cms::json::BodyParser json;
+    cms::Service service;
+
+    ThreadParts(const cms::Config &config, const cms::Messages &messages, cms::DbHealth &health,
+                const std::vector<cms::Permission> &declared)
+        : db(config, &health), router(cms::route_table()), jwt_key(config.jwt_secret),
+          json(static_cast<int>(config.json_max_depth)),
+          service{config, messages, db, jwt_key, json, router} {
         // Checked and registered on every (re)connect: idempotent, and a database that was down
         // at start-up is checked and gets its permissions as soon as it is back.
         db.on_connect([&declared, &config](cms::db::Connection &conn) {
@@ -116,16 +117,39 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
             cms::log_warn(std::string("database not reachable at start-up, answering 503 until "
                                       "it is: ") + e.what());
         }
-        cms::Router router(cms::route_table());
-        cms::jwt::Key jwt_key(config.jwt_secret);
-        cms::json::BodyParser json(static_cast<int>(config.json_max_depth));
-        cms::Service service{config, messages, db, jwt_key, json, router};
+    }
+};
+
+// One worker process (listen_fd >= 0), with worker_threads threads, or the one CGI request (-1):
+// the pool's health state, each thread's parts, then the loop.
+int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
+                       cms::DbHealthShared *shared) {
+    // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
+    cms::install_worker_signals();
+    if (mysql_library_init(0, nullptr, nullptr) != 0) {
+        std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
+        return 1;
+    }
+    int status = 1;
+    {
+        cms::DbHealth health(config, shared);
+        const std::vector<cms::Permission> declared =
+            cms::declared_permissions(cms::route_table());
+        size_t threads = listen_fd >= 0 ? static_cast<size_t>(config.worker_threads) : 1;
+        std::vector<std::unique_ptr<ThreadParts>> parts;
+        std::vector<cms::Service *> services;
+        for (size_t i = 0; i < threads; ++i) {
+            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, declared));
+            services.push_back(&parts.back()->service);
+        }
         if (FCGX_Init() != 0) {
             std::fputs("cms-fcgi: cannot initialise libfcgi\n", stderr);
         } else {
-            status = listen_fd >= 0 ? cms::run_worker(service, listen_fd) : cms::run_cgi(service);
+            status = listen_fd >= 0 ? cms::run_worker(services, listen_fd)
+                                    : cms::run_cgi(*services.front());
         }
-        db.drop();
+        for (auto &part : parts)
+            part->db.drop();
     }
     mysql_library_end();
     return status;
