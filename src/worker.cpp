@@ -168,6 +168,7 @@ bool Loop::watch(int fd, uint64_t key, uint32_t events) {
 bool Loop::open() {
     epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
     int flags = fcntl(listen_fd_, F_GETFL);
+    // EPOLLEXCLUSIVE: only one waiting worker is woken for a new connection, not the whole pool.
     if (epoll_fd_ < 0 || flags < 0 || fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0 ||
         !(accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE))) {
         log_error(std::string("cannot watch the listening socket: ") + std::strerror(errno));
