@@ -6,11 +6,6 @@ start_db
 start_app message_file="$TOP/conf/code-message.en.properties"
 start_nginx
 
-# ascii_body: the last body holds no byte outside printable ASCII (no Chinese text).
-ascii_body () {
-	! LC_ALL=C grep -q "[^ -~]" "$TRASH/body"
-}
-
 # says TEXT HTTP-ARGS...: the answer to `http HTTP-ARGS...` has message TEXT (for poll_until).
 says () {
 	local text=$1
@@ -36,7 +31,7 @@ test_expect_success 'a body above client_max_body_size answers 413 10300 with th
 	expect_json .code 10300 &&
 	expect_json .message "Request body too large" &&
 	expect_json .request "POST /v1/book" &&
-	ascii_body
+	expect_ascii_body
 '
 
 test_expect_success 'a request line with a lower-case method answers 400 10320 in English' '
@@ -44,7 +39,7 @@ test_expect_success 'a request line with a lower-case method answers 400 10320 i
 	expect_status 400 &&
 	expect_json .code 10320 &&
 	expect_json .message "Malformed request" &&
-	ascii_body
+	expect_ascii_body
 '
 
 test_expect_success 'a request target above the 8k header buffer answers 414 10322 in English' '
@@ -97,7 +92,7 @@ test_expect_success 'written again from the English table, the 502 of a stopped 
 	poll_until 100 says "The database is unavailable, try again later" GET /v1/book &&
 	expect_status 502 &&
 	expect_json .code 10302 &&
-	ascii_body
+	expect_ascii_body
 '
 
 test_done

@@ -610,6 +610,11 @@ expect_status () {
 	return 1
 }
 
+# expect_ascii_body: the last body holds no byte outside printable ASCII (no Chinese text).
+expect_ascii_body () {
+	! LC_ALL=C grep -q "[^ -~]" "$TRASH/body"
+}
+
 # expect_header NAME REGEX: a header NAME (any case) whose value matches the extended REGEX.
 expect_header () {
 	tr -d '\r' <"$TRASH/headers" | awk -v n="$1" -v re="$2" '
