@@ -23,6 +23,7 @@
 #include "json.h"
 #include "jwt.h"
 #include "log.h"
+#include "nginx_texts.h"
 #include "password.h"
 #include "permission_store.h"
 #include "router.h"
@@ -39,13 +40,16 @@ constexpr int k_listen_backlog = 1024;
 void usage() {
     std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
                "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
+               "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
                "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
                "  --get KEY      print the effective value of a config key, then exit\n"
-               "  --setup-db     create the schema in an empty database or upgrade it, then exit\n",
+               "  --setup-db     create the schema in an empty database or upgrade it, then exit\n"
+               "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
+               "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n",
                stderr);
 }
 
@@ -217,6 +221,7 @@ int main(int argc, char **argv) {
     bool test_only = false;
     bool supervise = false;
     bool setup_db = false;
+    bool nginx_texts = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -230,6 +235,8 @@ int main(int argc, char **argv) {
             supervise = true;
         } else if (arg == "--setup-db") {
             setup_db = true;
+        } else if (arg == "--nginx-texts") {
+            nginx_texts = true;
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -246,6 +253,11 @@ int main(int argc, char **argv) {
         if (!get_key.empty()) {
             std::printf("%s\n", cms::config_value(config, get_key).c_str());
             return 0;
+        }
+        if (nginx_texts) {
+            cms::Messages messages = cms::Messages::load(config.message_file);
+            std::fputs(cms::nginx_texts(messages, config.message_file).c_str(), stdout);
+            return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
         }
         if (setup_db) {
             if (mysql_library_init(0, nullptr, nullptr) != 0)
@@ -272,8 +284,8 @@ int main(int argc, char **argv) {
     } catch (const std::runtime_error &e) {
         std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
-        if (!test_only && get_key.empty() && !setup_db && listen.empty() && !supervise &&
-            FCGX_IsCGI())
+        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && listen.empty() &&
+            !supervise && FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;
     }
