@@ -36,11 +36,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-volatile std::sig_atomic_t g_stop = 0;
-volatile std::sig_atomic_t g_reopen = 0;
+// Atomic, not volatile sig_atomic_t: the handler runs on whichever thread the signal reaches
+// (and on each thread begin_stop wakes), while another thread reads the flags.
+std::atomic<bool> g_stop{false};
+std::atomic<bool> g_reopen{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler needs a lock-free flag");
 
-extern "C" void on_stop_signal(int) { g_stop = 1; }
-extern "C" void on_reopen_signal(int) { g_reopen = 1; }
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+extern "C" void on_reopen_signal(int) { g_reopen.store(true); }
 
 const int k_stop_signals[] = {SIGTERM, SIGINT, SIGUSR1};
 
@@ -335,12 +338,11 @@ void Loop::close_idle(Clock::duration idle_for) {
 
 // The signals' flags, the stop and the idle sweep, by whichever thread wakes; mutex_ held.
 void Loop::tend(Clock::time_point now) {
-    if (g_reopen) {
-        g_reopen = 0;
+    if (g_reopen.exchange(false)) {
         if (!log_reopen())
             log_error("cannot reopen the log file; logging to stderr");
     }
-    if (g_stop && !stopping_) {
+    if (g_stop.load() && !stopping_) {
         log_info("stopping: signal received; finishing what the web server handed over");
         begin_stop();
     }
