@@ -114,7 +114,8 @@ uint64_t event_key(int fd, uint32_t generation) {
 class Loop {
   public:
     Loop(const Config &config, int listen_fd, size_t threads)
-        : config_(config), listen_fd_(listen_fd), capacity_(connection_capacity()),
+        : config_(config), listen_fd_(listen_fd), listen_key_(event_key(listen_fd, 0)),
+          capacity_(connection_capacity()),
           one_shot_(threads > 1), max_events_(threads > 1 ? 1 : k_max_events) {}
     ~Loop() {
         for (auto &[fd, conn] : conns_)
@@ -141,7 +142,10 @@ class Loop {
     void tend(Clock::time_point now);
 
     const Config &config_;
-    int listen_fd_;
+    int listen_fd_; // -1 once begin_stop closed it
+    // The listening socket's event: fixed, so that a thread starting its run() after another
+    // began the stop need not read listen_fd_ outside mutex_.
+    const uint64_t listen_key_;
     size_t capacity_;
     const bool one_shot_;
     const int max_events_;
@@ -172,7 +176,7 @@ bool Loop::open() {
     epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
     int flags = fcntl(listen_fd_, F_GETFL);
     if (epoll_fd_ < 0 || flags < 0 || fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0 ||
-        !(accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE))) {
+        !(accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE))) {
         log_error(std::string("cannot watch the listening socket: ") + std::strerror(errno));
         return false;
     }
@@ -237,7 +241,7 @@ void Loop::forget(int fd, bool close_it) {
     }
     conns_.erase(fd);
     if (!accepting_ && listen_fd_ >= 0 && conns_.size() < capacity_)
-        accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE);
+        accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE);
 }
 
 void Loop::serve(Service &svc, uint64_t key) {
@@ -356,7 +360,6 @@ void Loop::tend(Clock::time_point now) {
 
 bool Loop::run(Service &svc) {
     struct epoll_event events[k_max_events];
-    const uint64_t listen_key = event_key(listen_fd_, 0);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         threads_.push_back(pthread_self());
@@ -381,13 +384,13 @@ bool Loop::run(Service &svc) {
             std::lock_guard<std::mutex> lock(mutex_);
             tend(Clock::now());
             for (int i = 0; i < n; ++i)
-                if (events[i].data.u64 == listen_key)
+                if (events[i].data.u64 == listen_key_)
                     for (int taken = 0;
                          taken < k_accept_burst && listen_fd_ >= 0 && accept_one();)
                         ++taken;
         }
         for (int i = 0; i < n; ++i)
-            if (events[i].data.u64 != listen_key)
+            if (events[i].data.u64 != listen_key_)
                 serve(svc, events[i].data.u64);
     }
 }
