@@ -51,10 +51,12 @@ DbHealth::~DbHealth() {
 bool DbHealth::down() {
     if (shared_->down_since_ms.load(std::memory_order_relaxed) == 0)
         return false;
+    // Under the mutex: the threads of a worker share this object, and two that find the database
+    // down together must start one probe; the notification cannot fall between the probe's check
+    // and its wait either.
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!prober_.joinable())
         prober_ = std::thread(&DbHealth::probe_loop, this);
-    // Under the mutex, so the notification cannot fall between the probe's check and its wait.
-    std::lock_guard<std::mutex> lock(mutex_);
     wake_.notify_one();
     return true;
 }

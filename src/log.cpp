@@ -15,8 +15,10 @@ namespace {
 
 // The sink is chosen once at start-up by log_open (stderr until then); requests never change it.
 // log_reopen keeps the same FILE (freopen), so a thread writing meanwhile never sees it closed.
-FILE *&log_stream_ref() {
-    static FILE *stream = stderr;
+// Atomic: when the reopen fails it falls back to stderr while the worker's other threads and the
+// probe thread write.
+std::atomic<FILE *> &log_stream_ref() {
+    static std::atomic<FILE *> stream{stderr};
     return stream;
 }
 
@@ -43,8 +45,9 @@ void write_line(const char *level, std::string_view message) {
         line.append(level).append(": ");
     line.append(message).push_back('\n');
     // One fwrite per line keeps lines from several workers whole in an O_APPEND file.
-    std::fwrite(line.data(), 1, line.size(), log_stream_ref());
-    std::fflush(log_stream_ref());
+    FILE *stream = log_stream_ref().load();
+    std::fwrite(line.data(), 1, line.size(), stream);
+    std::fflush(stream);
 }
 
 } // namespace

@@ -36,11 +36,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-volatile std::sig_atomic_t g_stop = 0;
-volatile std::sig_atomic_t g_reopen = 0;
+// Atomic, not volatile sig_atomic_t: the handler runs on whichever thread the signal reaches
+// (and on each thread begin_stop wakes), while another thread reads the flags.
+std::atomic<bool> g_stop{false};
+std::atomic<bool> g_reopen{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler needs a lock-free flag");
 
-extern "C" void on_stop_signal(int) { g_stop = 1; }
-extern "C" void on_reopen_signal(int) { g_reopen = 1; }
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+extern "C" void on_reopen_signal(int) { g_reopen.store(true); }
 
 const int k_stop_signals[] = {SIGTERM, SIGINT, SIGUSR1};
 
@@ -111,7 +114,8 @@ uint64_t event_key(int fd, uint32_t generation) {
 class Loop {
   public:
     Loop(const Config &config, int listen_fd, size_t threads)
-        : config_(config), listen_fd_(listen_fd), capacity_(connection_capacity()),
+        : config_(config), listen_fd_(listen_fd), listen_key_(event_key(listen_fd, 0)),
+          capacity_(connection_capacity()),
           one_shot_(threads > 1), max_events_(threads > 1 ? 1 : k_max_events) {}
     ~Loop() {
         for (auto &[fd, conn] : conns_)
@@ -138,7 +142,10 @@ class Loop {
     void tend(Clock::time_point now);
 
     const Config &config_;
-    int listen_fd_;
+    int listen_fd_; // -1 once begin_stop closed it
+    // The listening socket's event: fixed, so that a thread starting its run() after another
+    // began the stop need not read listen_fd_ outside mutex_.
+    const uint64_t listen_key_;
     size_t capacity_;
     const bool one_shot_;
     const int max_events_;
@@ -170,7 +177,7 @@ bool Loop::open() {
     int flags = fcntl(listen_fd_, F_GETFL);
     // EPOLLEXCLUSIVE: only one waiting worker is woken for a new connection, not the whole pool.
     if (epoll_fd_ < 0 || flags < 0 || fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0 ||
-        !(accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE))) {
+        !(accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE))) {
         log_error(std::string("cannot watch the listening socket: ") + std::strerror(errno));
         return false;
     }
@@ -235,7 +242,7 @@ void Loop::forget(int fd, bool close_it) {
     }
     conns_.erase(fd);
     if (!accepting_ && listen_fd_ >= 0 && conns_.size() < capacity_)
-        accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE);
+        accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE);
 }
 
 void Loop::serve(Service &svc, uint64_t key) {
@@ -336,12 +343,11 @@ void Loop::close_idle(Clock::duration idle_for) {
 
 // The signals' flags, the stop and the idle sweep, by whichever thread wakes; mutex_ held.
 void Loop::tend(Clock::time_point now) {
-    if (g_reopen) {
-        g_reopen = 0;
+    if (g_reopen.exchange(false)) {
         if (!log_reopen())
             log_error("cannot reopen the log file; logging to stderr");
     }
-    if (g_stop && !stopping_) {
+    if (g_stop.load() && !stopping_) {
         log_info("stopping: signal received; finishing what the web server handed over");
         begin_stop();
     }
@@ -355,7 +361,6 @@ void Loop::tend(Clock::time_point now) {
 
 bool Loop::run(Service &svc) {
     struct epoll_event events[k_max_events];
-    const uint64_t listen_key = event_key(listen_fd_, 0);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         threads_.push_back(pthread_self());
@@ -380,13 +385,13 @@ bool Loop::run(Service &svc) {
             std::lock_guard<std::mutex> lock(mutex_);
             tend(Clock::now());
             for (int i = 0; i < n; ++i)
-                if (events[i].data.u64 == listen_key)
+                if (events[i].data.u64 == listen_key_)
                     for (int taken = 0;
                          taken < k_accept_burst && listen_fd_ >= 0 && accept_one();)
                         ++taken;
         }
         for (int i = 0; i < n; ++i)
-            if (events[i].data.u64 != listen_key)
+            if (events[i].data.u64 != listen_key_)
                 serve(svc, events[i].data.u64);
     }
 }
