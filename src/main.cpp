@@ -10,6 +10,7 @@
 
 #include <fcgiapp.h>
 #include <mysql.h>
+#include <openssl/crypto.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +46,19 @@ void usage() {
                "  --get KEY      print the effective value of a config key, then exit\n"
                "  --setup-db     create the schema in an empty database or upgrade it, then exit\n",
                stderr);
+}
+
+// mysql_library_init, without what this program never uses: libmariadb's TLS start-up would read
+// openssl.cnf and register every legacy cipher, digest and error string by name (the database is
+// reached without TLS; the app fetches HMAC and names its digests directly), and the "mysql"
+// service would be looked up through NSS in /etc/services (every connect gives db_port). A tenth
+// of a CGI request's start. False when the client library cannot start.
+bool init_client_library() {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+                            OPENSSL_INIT_NO_ADD_ALL_DIGESTS | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS,
+                        nullptr);
+    mysql_port = 3306; // the fallback for a connect without a port, which none is
+    return mysql_library_init(0, nullptr, nullptr) == 0;
 }
 
 int hash_password() {
@@ -94,7 +108,7 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
                        cms::DbHealthShared *shared) {
     // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
     cms::install_worker_signals();
-    if (mysql_library_init(0, nullptr, nullptr) != 0) {
+    if (!init_client_library()) {
         std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
         return 1;
     }
@@ -150,7 +164,7 @@ std::string own_path(const char *argv0) {
 // A database that answers with another schema version stops start-up; one that does not answer
 // yet is the workers' business (503 until it does, then the same check at connect).
 void check_schema_at_start(const cms::Config &config) {
-    if (mysql_library_init(0, nullptr, nullptr) != 0)
+    if (!init_client_library())
         throw std::runtime_error("cannot initialise the MariaDB client library");
     {
         cms::db::Connection db(config);
@@ -224,7 +238,7 @@ int main(int argc, char **argv) {
             return 0;
         }
         if (setup_db) {
-            if (mysql_library_init(0, nullptr, nullptr) != 0)
+            if (!init_client_library())
                 throw std::runtime_error("cannot initialise the MariaDB client library");
             cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
             mysql_library_end();
