@@ -48,16 +48,26 @@ void usage() {
                stderr);
 }
 
+} // namespace
+
+// libmariadb's port for a connect that gives none (ours all give db_port). Only its static
+// archive exports it, hence weak: a build against the shared library (sanitizers,
+// --enable-static-binary=no) links too, and keeps the look-up that setting it skips.
+extern "C" unsigned int mysql_port __attribute__((weak));
+
+namespace {
+
 // mysql_library_init, without what this program never uses: libmariadb's TLS start-up would read
 // openssl.cnf and register every legacy cipher, digest and error string by name (the database is
-// reached without TLS; the app fetches HMAC and names its digests directly), and the "mysql"
-// service would be looked up through NSS in /etc/services (every connect gives db_port). A tenth
-// of a CGI request's start. False when the client library cannot start.
+// reached without TLS; the app fetches HMAC and names its digests directly), and without
+// mysql_port it would look the "mysql" service up through NSS in /etc/services. A tenth of a CGI
+// request's start. False when the client library cannot start.
 bool init_client_library() {
     OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
                             OPENSSL_INIT_NO_ADD_ALL_DIGESTS | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS,
                         nullptr);
-    mysql_port = 3306; // the fallback for a connect without a port, which none is
+    if (&mysql_port != nullptr)
+        mysql_port = 3306;
     return mysql_library_init(0, nullptr, nullptr) == 0;
 }
 
