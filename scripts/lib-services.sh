@@ -555,6 +555,17 @@ svc_nginx_conf () {
 	} >"$dir/nginx.conf"
 }
 
+# Writes $1/cms-fcgi-texts.conf next to the nginx.conf of svc_nginx_conf: the texts of the errors
+# nginx answers itself, from the message file of binary $2 with configuration $3 and the CMS_*
+# environment (so the pool's own), which nginx/cms-fcgi.conf includes instead of its Chinese
+# defaults. On failure the file is left as it was.
+svc_nginx_texts () {
+	"$2" -c "$3" --nginx-texts >"$1/cms-fcgi-texts.conf.new" &&
+		mv "$1/cms-fcgi-texts.conf.new" "$1/cms-fcgi-texts.conf" && return 0
+	rm -f "$1/cms-fcgi-texts.conf.new"
+	return 1
+}
+
 # Starts nginx on the configuration written by svc_nginx_conf in $1 and prints its PID once the
 # master runs (startup errors go to $1/error.log thanks to -e).
 svc_nginx_start () {

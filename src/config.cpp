@@ -38,6 +38,7 @@ struct Key {
 const Key k_keys[] = {
     CMS_TEXT(listen, ""),
     CMS_INT(workers, 4, 1, 256),
+    CMS_INT(worker_threads, 1, 1, 64),
     CMS_INT(fcgi_read_timeout, 10, 1, 300),
     CMS_INT(fcgi_idle_timeout, 120, 1, 3600),
     CMS_INT(stop_timeout, 10, 1, 300),

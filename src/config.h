@@ -12,6 +12,7 @@ namespace cms {
 struct Config {
     std::string listen;
     int64_t workers = 4;
+    int64_t worker_threads = 1;      // threads of a worker, each with its own database connection
     int64_t fcgi_read_timeout = 10;  // seconds a request's bytes may stall before its connection goes
     int64_t fcgi_idle_timeout = 120; // seconds a kept connection may idle before the worker closes it
     int64_t stop_timeout = 10;       // seconds a stopping worker keeps serving kept connections

@@ -74,6 +74,12 @@ enum class Code : int {
     json_duplicate_key = 10312,
     body_not_utf8 = 10313,
     json_not_object = 10314,
+    // Sent by nginx itself (nginx/cms-fcgi.conf), never by the app: see nginx_texts.h.
+    http_malformed = 10320,
+    http_timeout = 10321,
+    uri_too_long = 10322,
+    headers_too_large = 10323,
+    upstream_timeout = 10324,
     idempotency_key_invalid = 10390,
     idempotency_key_reused = 10391,
     idempotency_key_busy = 10392,

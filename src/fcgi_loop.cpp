@@ -126,7 +126,8 @@ constexpr int k_deadlock_retries = 3;
 
 // Waits a few random milliseconds, so that two requests that deadlocked do not meet again.
 void deadlock_pause(int attempt) {
-    static std::minstd_rand random(static_cast<unsigned>(getpid()));
+    thread_local std::minstd_rand random(static_cast<unsigned>(getpid()) ^
+                                         static_cast<unsigned>(gettid()));
     int most = 5 << attempt;
     std::this_thread::sleep_for(std::chrono::milliseconds(1 + random() % most));
 }

@@ -141,7 +141,8 @@ Json::Value BodyParser::parse_object(std::string_view body) {
 }
 
 std::string write(const Json::Value &value) {
-    static const std::unique_ptr<Json::StreamWriter> writer = [] {
+    // One per thread: a writer keeps its indentation and child lists while it writes.
+    thread_local const std::unique_ptr<Json::StreamWriter> writer = [] {
         Json::StreamWriterBuilder builder;
         builder["indentation"] = "";
         builder["emitUTF8"] = true;

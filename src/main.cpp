@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fcgiapp.h>
 #include <mysql.h>
@@ -22,6 +24,7 @@
 #include "json.h"
 #include "jwt.h"
 #include "log.h"
+#include "nginx_texts.h"
 #include "password.h"
 #include "permission_store.h"
 #include "router.h"
@@ -38,13 +41,16 @@ constexpr int k_listen_backlog = 1024;
 void usage() {
     std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
                "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
+               "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
                "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
                "  --get KEY      print the effective value of a config key, then exit\n"
-               "  --setup-db     create the schema in an empty database or upgrade it, then exit\n",
+               "  --setup-db     create the schema in an empty database or upgrade it, then exit\n"
+               "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
+               "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n",
                stderr);
 }
 
@@ -112,22 +118,21 @@ int listening_socket(const std::string &listen) {
     return fd;
 }
 
-// One worker process (listen_fd >= 0) or the one CGI request (-1): the database connection with
-// the pool's health state, the parsers, the route table, then the loop.
-int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
-                       cms::DbHealthShared *shared) {
-    // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
-    cms::install_worker_signals();
-    if (!init_client_library()) {
-        std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
-        return 1;
-    }
-    int status = 1;
-    {
-        cms::DbHealth health(config, shared);
-        cms::db::Connection db(config, &health);
-        const std::vector<cms::Permission> declared =
-            cms::declared_permissions(cms::route_table());
+// What one thread of a worker needs of its own: the database connection (with its statements)
+// and the parsers and key that keep state between calls. The config, the message table and the
+// pool's health state are shared.
+struct ThreadParts {
+    cms::db::Connection db;
+    cms::Router router;
+    cms::jwt::Key jwt_key;
+    cms::json::BodyParser json;
+    cms::Service service;
+
+    ThreadParts(const cms::Config &config, const cms::Messages &messages, cms::DbHealth &health,
+                const std::vector<cms::Permission> &declared)
+        : db(config, &health), router(cms::route_table()), jwt_key(config.jwt_secret),
+          json(static_cast<int>(config.json_max_depth)),
+          service{config, messages, db, jwt_key, json, router} {
         // Checked and registered on every (re)connect: idempotent, and a database that was down
         // at start-up is checked and gets its permissions as soon as it is back.
         db.on_connect([&declared, &config](cms::db::Connection &conn) {
@@ -140,16 +145,39 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
             cms::log_warn(std::string("database not reachable at start-up, answering 503 until "
                                       "it is: ") + e.what());
         }
-        cms::Router router(cms::route_table());
-        cms::jwt::Key jwt_key(config.jwt_secret);
-        cms::json::BodyParser json(static_cast<int>(config.json_max_depth));
-        cms::Service service{config, messages, db, jwt_key, json, router};
+    }
+};
+
+// One worker process (listen_fd >= 0), with worker_threads threads, or the one CGI request (-1):
+// the pool's health state, each thread's parts, then the loop.
+int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
+                       cms::DbHealthShared *shared) {
+    // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
+    cms::install_worker_signals();
+    if (!init_client_library()) {
+        std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
+        return 1;
+    }
+    int status = 1;
+    {
+        cms::DbHealth health(config, shared);
+        const std::vector<cms::Permission> declared =
+            cms::declared_permissions(cms::route_table());
+        size_t threads = listen_fd >= 0 ? static_cast<size_t>(config.worker_threads) : 1;
+        std::vector<std::unique_ptr<ThreadParts>> parts;
+        std::vector<cms::Service *> services;
+        for (size_t i = 0; i < threads; ++i) {
+            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, declared));
+            services.push_back(&parts.back()->service);
+        }
         if (FCGX_Init() != 0) {
             std::fputs("cms-fcgi: cannot initialise libfcgi\n", stderr);
         } else {
-            status = listen_fd >= 0 ? cms::run_worker(service, listen_fd) : cms::run_cgi(service);
+            status = listen_fd >= 0 ? cms::run_worker(services, listen_fd)
+                                    : cms::run_cgi(*services.front());
         }
-        db.drop();
+        for (auto &part : parts)
+            part->db.drop();
     }
     mysql_library_end();
     return status;
@@ -217,6 +245,7 @@ int main(int argc, char **argv) {
     bool test_only = false;
     bool supervise = false;
     bool setup_db = false;
+    bool nginx_texts = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -230,6 +259,8 @@ int main(int argc, char **argv) {
             supervise = true;
         } else if (arg == "--setup-db") {
             setup_db = true;
+        } else if (arg == "--nginx-texts") {
+            nginx_texts = true;
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -246,6 +277,11 @@ int main(int argc, char **argv) {
         if (!get_key.empty()) {
             std::printf("%s\n", cms::config_value(config, get_key).c_str());
             return 0;
+        }
+        if (nginx_texts) {
+            cms::Messages messages = cms::Messages::load(config.message_file);
+            std::fputs(cms::nginx_texts(messages, config.message_file).c_str(), stdout);
+            return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
         }
         if (setup_db) {
             if (!init_client_library())
@@ -272,8 +308,8 @@ int main(int argc, char **argv) {
     } catch (const std::runtime_error &e) {
         std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
-        if (!test_only && get_key.empty() && !setup_db && listen.empty() && !supervise &&
-            FCGX_IsCGI())
+        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && listen.empty() &&
+            !supervise && FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;
     }

@@ -3,18 +3,24 @@
 // each request: a connection is handed to FCGX_Accept_r only when it has bytes to read.
 #include "worker.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <fcgiapp.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -53,6 +59,8 @@ constexpr int k_accept_burst = 8;
 struct Conn {
     FCGX_Request request;
     Clock::time_point idle_since;
+    uint32_t generation = 0; // tells an event for this connection from one for an earlier fd
+    bool busy = false;       // a thread is serving it: no other thread or sweep may touch it
 };
 
 using Conns = std::unordered_map<int, std::unique_ptr<Conn>>;
@@ -91,48 +99,93 @@ void set_timeouts(int fd, int64_t seconds) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 }
 
+uint64_t event_key(int fd, uint32_t generation) {
+    return static_cast<uint64_t>(generation) << 32 | static_cast<uint32_t>(fd);
+}
+
+// The loop that every thread of a worker runs over one epoll set. With several threads each
+// connection is watched one-shot: the thread that takes its event serves it alone and re-arms
+// it after the response, so a request waits only while every thread is busy, never behind one
+// busy thread while another idles. State shared by the threads is guarded by mutex_; a request
+// is served outside it.
 class Loop {
   public:
-    Loop(Service &svc, int listen_fd)
-        : svc_(svc), listen_fd_(listen_fd), capacity_(connection_capacity()) {}
+    Loop(const Config &config, int listen_fd, size_t threads)
+        : config_(config), listen_fd_(listen_fd), capacity_(connection_capacity()),
+          one_shot_(threads > 1), max_events_(threads > 1 ? 1 : k_max_events) {}
     ~Loop() {
         for (auto &[fd, conn] : conns_)
             close(fd);
         if (epoll_fd_ >= 0)
             close(epoll_fd_);
     }
-    int run();
+    bool open();
+    // One thread's turns, until the worker has stopped; false after a failure of epoll.
+    bool run(Service &svc);
+    size_t open_connections() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return conns_.size();
+    }
 
   private:
-    bool watch(int fd);
+    bool watch(int fd, uint64_t key, uint32_t events);
     bool accept_one();
-    void serve(int fd);
+    void serve(Service &svc, uint64_t key);
+    void finish(int fd, Conn *conn, bool ended, bool keep);
     void forget(int fd, bool close_it);
-    void stop_accepting();
+    void begin_stop();
     void close_idle(Clock::duration idle_for);
+    void tend(Clock::time_point now);
 
-    Service &svc_;
+    const Config &config_;
     int listen_fd_;
     size_t capacity_;
+    const bool one_shot_;
+    const int max_events_;
+    sigset_t waiting_;
     int epoll_fd_ = -1;
+    std::mutex mutex_;
+    std::vector<pthread_t> threads_; // woken by a stop signal of their own when one sees the stop
     bool accepting_ = false;
+    bool stopping_ = false;
+    Clock::time_point stop_deadline_;
+    Clock::time_point last_sweep_ = Clock::now();
+    uint32_t generation_ = 0;
     Conns conns_;
+    // Connections whose descriptor libfcgi closed while a thread served them, and whose number a
+    // new connection got before that thread was done; that thread frees its own.
+    std::vector<std::unique_ptr<Conn>> orphans_;
 };
 
-bool Loop::watch(int fd) {
+bool Loop::watch(int fd, uint64_t key, uint32_t events) {
     struct epoll_event ev;
     std::memset(&ev, 0, sizeof ev);
-    ev.events = EPOLLIN;
-    // Only one waiting worker is woken for a new connection, not the whole pool.
-    if (fd == listen_fd_)
-        ev.events |= EPOLLEXCLUSIVE;
-    ev.data.fd = fd;
+    ev.events = events;
+    ev.data.u64 = key;
     return epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0;
+}
+
+bool Loop::open() {
+    epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+    int flags = fcntl(listen_fd_, F_GETFL);
+    // EPOLLEXCLUSIVE: only one waiting worker is woken for a new connection, not the whole pool.
+    if (epoll_fd_ < 0 || flags < 0 || fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0 ||
+        !(accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE))) {
+        log_error(std::string("cannot watch the listening socket: ") + std::strerror(errno));
+        return false;
+    }
+    sigprocmask(SIG_SETMASK, nullptr, &waiting_);
+    sigset_t handled = handled_signals();
+    for (int sig = 1; sig < NSIG; ++sig)
+        if (sigismember(&handled, sig) == 1)
+            sigdelset(&waiting_, sig);
+    return true;
 }
 
 // Takes one new connection; false when there is none or no room. The loop calls it at most
 // k_accept_burst times a turn: a worker that took a whole burst of new connections would serve all
 // their requests alone while the others idle, since the web server keeps reusing its connections.
+// Called with mutex_ held.
 bool Loop::accept_one() {
     if (conns_.size() >= capacity_) {
         // Full: leave the rest in the backlog for a worker with room.
@@ -147,7 +200,7 @@ bool Loop::accept_one() {
             log_error(std::string("cannot accept a FastCGI connection: ") + std::strerror(errno));
         return false;
     }
-    set_timeouts(fd, svc_.config.fcgi_read_timeout);
+    set_timeouts(fd, config_.fcgi_read_timeout);
     auto conn = std::make_unique<Conn>();
     // No listening socket of its own: when the connection ends, FCGX_Accept_r returns instead
     // of blocking in accept(). Kept open across requests until we decide; closed without
@@ -157,15 +210,23 @@ bool Loop::accept_one() {
     conn->request.keepConnection = 1;
     conn->request.detached = 1;
     conn->idle_since = Clock::now();
-    if (!watch(fd)) {
+    conn->generation = ++generation_;
+    uint32_t events = one_shot_ ? EPOLLIN | EPOLLONESHOT : EPOLLIN;
+    if (!watch(fd, event_key(fd, conn->generation), events)) {
         log_error(std::string("cannot watch a FastCGI connection: ") + std::strerror(errno));
         close(fd);
         return false;
+    }
+    auto old = conns_.find(fd);
+    if (old != conns_.end()) {
+        orphans_.push_back(std::move(old->second));
+        conns_.erase(old);
     }
     conns_.emplace(fd, std::move(conn));
     return true;
 }
 
+// Called with mutex_ held.
 void Loop::forget(int fd, bool close_it) {
     // A descriptor libfcgi closed already left the epoll set with its last reference.
     if (close_it) {
@@ -174,35 +235,79 @@ void Loop::forget(int fd, bool close_it) {
     }
     conns_.erase(fd);
     if (!accepting_ && listen_fd_ >= 0 && conns_.size() < capacity_)
-        accepting_ = watch(listen_fd_);
+        accepting_ = watch(listen_fd_, event_key(listen_fd_, 0), EPOLLIN | EPOLLEXCLUSIVE);
 }
 
-void Loop::serve(int fd) {
-    auto it = conns_.find(fd);
-    if (it == conns_.end())
-        return;
-    FCGX_Request &request = it->second->request;
+void Loop::serve(Service &svc, uint64_t key) {
+    int fd = static_cast<int>(key & 0xffffffffu);
+    Conn *conn;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = conns_.find(fd);
+        // An event of a connection closed meanwhile, or one already taken.
+        if (it == conns_.end() || it->second->generation != key >> 32 || it->second->busy)
+            return;
+        conn = it->second.get();
+        conn->busy = true;
+    }
+    FCGX_Request &request = conn->request;
     // Reads the next request's parameters; on end of connection or a broken one libfcgi closes
     // the descriptor and returns an error.
-    if (FCGX_Accept_r(&request) < 0) {
-        forget(fd, false);
+    bool ended = FCGX_Accept_r(&request) < 0;
+    bool keep = true;
+    if (!ended) {
+        keep = request.keepConnection != 0;
+        request.keepConnection = 1; // so that FCGX_Finish_r closes only after a stream error
+        serve_fastcgi(svc, request);
+        FCGX_Finish_r(&request);
+    }
+    finish(fd, conn, ended, keep);
+}
+
+void Loop::finish(int fd, Conn *conn, bool ended, bool keep) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    conn->busy = false;
+    auto it = conns_.find(fd);
+    if (it == conns_.end() || it->second.get() != conn) {
+        // libfcgi closed it, and a new connection has the number already.
+        for (auto orphan = orphans_.begin(); orphan != orphans_.end(); ++orphan)
+            if (orphan->get() == conn) {
+                orphans_.erase(orphan);
+                break;
+            }
         return;
     }
-    bool keep = request.keepConnection != 0;
-    request.keepConnection = 1; // so that FCGX_Finish_r closes only after a stream error
-    serve_fastcgi(svc_, request);
-    FCGX_Finish_r(&request);
-    if (request.ipcFd < 0) {
+    FCGX_Request &request = conn->request;
+    if (ended || request.ipcFd < 0) {
         forget(fd, false);
     } else if (!keep) {
         request.ipcFd = -1;
         forget(fd, true);
     } else {
-        it->second->idle_since = Clock::now();
+        conn->idle_since = Clock::now();
+        if (one_shot_) {
+            struct epoll_event ev;
+            std::memset(&ev, 0, sizeof ev);
+            ev.events = EPOLLIN | EPOLLONESHOT;
+            ev.data.u64 = event_key(fd, conn->generation);
+            if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev) != 0) {
+                request.ipcFd = -1;
+                forget(fd, true);
+            }
+        }
     }
 }
 
-void Loop::stop_accepting() {
+// Called with mutex_ held.
+void Loop::begin_stop() {
+    if (stopping_)
+        return;
+    stopping_ = true;
+    stop_deadline_ = Clock::now() + std::chrono::seconds(config_.stop_timeout);
+    // The process's signal reached one thread; the others may wait without a timeout.
+    for (pthread_t thread : threads_)
+        if (!pthread_equal(thread, pthread_self()))
+            pthread_kill(thread, SIGUSR1);
     if (listen_fd_ < 0)
         return;
     // What the web server connected before the signal is served; then the socket is left to
@@ -216,11 +321,12 @@ void Loop::stop_accepting() {
     listen_fd_ = -1;
 }
 
+// Called with mutex_ held; a connection a thread is serving is not idle.
 void Loop::close_idle(Clock::duration idle_for) {
     Clock::time_point now = Clock::now();
     for (auto it = conns_.begin(); it != conns_.end();) {
         auto next = std::next(it);
-        if (now - it->second->idle_since >= idle_for) {
+        if (!it->second->busy && now - it->second->idle_since >= idle_for) {
             it->second->request.ipcFd = -1;
             forget(it->first, true);
         }
@@ -228,65 +334,61 @@ void Loop::close_idle(Clock::duration idle_for) {
     }
 }
 
-int Loop::run() {
-    epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
-    int flags = fcntl(listen_fd_, F_GETFL);
-    if (epoll_fd_ < 0 || flags < 0 || fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0 ||
-        !(accepting_ = watch(listen_fd_))) {
-        log_error(std::string("cannot watch the listening socket: ") + std::strerror(errno));
-        return 1;
+// The signals' flags, the stop and the idle sweep, by whichever thread wakes; mutex_ held.
+void Loop::tend(Clock::time_point now) {
+    if (g_reopen) {
+        g_reopen = 0;
+        if (!log_reopen())
+            log_error("cannot reopen the log file; logging to stderr");
     }
-    sigset_t waiting;
-    sigprocmask(SIG_SETMASK, nullptr, &waiting);
-    sigset_t handled = handled_signals();
-    for (int sig = 1; sig < NSIG; ++sig)
-        if (sigismember(&handled, sig) == 1)
-            sigdelset(&waiting, sig);
+    if (g_stop && !stopping_) {
+        log_info("stopping: signal received; finishing what the web server handed over");
+        begin_stop();
+    }
+    if (stopping_) {
+        close_idle(k_stopping_idle);
+    } else if (now - last_sweep_ >= std::chrono::seconds(1)) {
+        close_idle(std::chrono::seconds(config_.fcgi_idle_timeout));
+        last_sweep_ = now;
+    }
+}
 
-    log_info("ready: accepting FastCGI requests");
-    const auto idle_timeout = std::chrono::seconds(svc_.config.fcgi_idle_timeout);
-    Clock::time_point stop_deadline;
-    Clock::time_point last_sweep = Clock::now();
+bool Loop::run(Service &svc) {
     struct epoll_event events[k_max_events];
+    const uint64_t listen_key = event_key(listen_fd_, 0);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        threads_.push_back(pthread_self());
+    }
     for (;;) {
-        bool stopping = listen_fd_ < 0;
-        if (stopping && (conns_.empty() || Clock::now() >= stop_deadline))
-            break;
-        int timeout_ms = stopping ? 100 : conns_.empty() ? -1 : 1000;
-        int n = epoll_pwait(epoll_fd_, events, k_max_events, timeout_ms, &waiting);
+        int timeout_ms;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (stopping_ && (conns_.empty() || Clock::now() >= stop_deadline_))
+                return true;
+            timeout_ms = stopping_ ? 100 : conns_.empty() ? -1 : 1000;
+        }
+        int n = epoll_pwait(epoll_fd_, events, max_events_, timeout_ms, &waiting_);
         if (n < 0 && errno != EINTR) {
             log_error(std::string("cannot wait for FastCGI connections: ") + std::strerror(errno));
-            return 1;
+            std::lock_guard<std::mutex> lock(mutex_);
+            begin_stop();
+            stop_deadline_ = Clock::now();
+            return false;
         }
-        if (g_reopen) {
-            g_reopen = 0;
-            if (!log_reopen())
-                log_error("cannot reopen the log file; logging to stderr");
-        }
-        if (g_stop && !stopping) {
-            log_info("stopping: signal received; finishing what the web server handed over");
-            stop_accepting();
-            stop_deadline = Clock::now() + std::chrono::seconds(svc_.config.stop_timeout);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            tend(Clock::now());
+            for (int i = 0; i < n; ++i)
+                if (events[i].data.u64 == listen_key)
+                    for (int taken = 0;
+                         taken < k_accept_burst && listen_fd_ >= 0 && accept_one();)
+                        ++taken;
         }
         for (int i = 0; i < n; ++i)
-            if (events[i].data.fd == listen_fd_)
-                for (int taken = 0; taken < k_accept_burst && listen_fd_ >= 0 && accept_one();)
-                    ++taken;
-        for (int i = 0; i < n; ++i)
-            if (events[i].data.fd != listen_fd_)
-                serve(events[i].data.fd);
-        Clock::time_point now = Clock::now();
-        if (listen_fd_ < 0) {
-            close_idle(k_stopping_idle);
-        } else if (now - last_sweep >= std::chrono::seconds(1)) {
-            close_idle(idle_timeout);
-            last_sweep = now;
-        }
+            if (events[i].data.u64 != listen_key)
+                serve(svc, events[i].data.u64);
     }
-    if (!conns_.empty())
-        log_warn("stopping: closing " + std::to_string(conns_.size()) +
-                 " connections still open after stop_timeout");
-    return 0;
 }
 
 } // namespace
@@ -307,11 +409,30 @@ void install_worker_signals() {
     sigprocmask(SIG_BLOCK, &set, nullptr);
 }
 
-int run_worker(Service &service, int listen_fd) {
-    Loop loop(service, listen_fd);
-    int status = loop.run();
+int run_worker(const std::vector<Service *> &threads, int listen_fd) {
+    const Config &config = threads.front()->config;
+    Loop loop(config, listen_fd, threads.size());
+    if (!loop.open())
+        return 1;
+    log_info(threads.size() > 1
+                 ? "ready: accepting FastCGI requests, " + std::to_string(threads.size()) + " threads"
+                 : std::string("ready: accepting FastCGI requests"));
+    std::atomic<bool> failed{false};
+    std::vector<std::thread> others;
+    for (size_t i = 1; i < threads.size(); ++i)
+        others.emplace_back([&loop, &failed, svc = threads[i]] {
+            if (!loop.run(*svc))
+                failed = true;
+        });
+    if (!loop.run(*threads.front()))
+        failed = true;
+    for (auto &thread : others)
+        thread.join();
+    if (size_t left = loop.open_connections())
+        log_warn("stopping: closing " + std::to_string(left) +
+                 " connections still open after stop_timeout");
     log_info("stopped");
-    return status;
+    return failed ? 1 : 0;
 }
 
 } // namespace cms

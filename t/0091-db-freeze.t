@@ -3,7 +3,9 @@ test_description='a frozen or stopped database costs one timeout, then every wor
 . "$(dirname "$0")/lib.sh"
 
 start_db --private
-start_app workers=2 db_read_timeout=2 db_connect_timeout=1 fcgi_read_timeout=10
+# Timeouts far apart from what a busy machine adds to a request (a perl start, a scheduler
+# wait): "at once" is under 3 s, where a wait for the database would take 5 s or more.
+start_app workers=2 db_read_timeout=6 db_connect_timeout=5 fcgi_read_timeout=20
 start_nginx
 # The app logs the failed database calls while the server is frozen or down.
 allow_app_errors
@@ -51,11 +53,11 @@ test_expect_success 'setup: one worker is held reading a login body that has not
 	poll_until 50 held
 '
 
-test_expect_success 'the first request to a frozen database gets its 503 within db_read_timeout + 0.5 s' '
+test_expect_success 'the first request to a frozen database gets its 503 within db_read_timeout + 3 s' '
 	direct GET /v1/book/$(cat book_id) &&
 	grep -q "^Status: 503" direct &&
 	grep -q "\"code\":10302" direct &&
-	faster_than 2.5
+	faster_than 9
 '
 
 test_expect_success 'the held worker, which never waited on the database, answers 503 at once' '
@@ -63,30 +65,30 @@ test_expect_success 'the held worker, which never waited on the database, answer
 	answered () {
 		grep -q "^Status: 503" held
 	} &&
-	poll_until 5 answered
+	poll_until 30 answered
 '
 
-test_expect_success 'every later request gets its 503 before db_connect_timeout (1 s) could pass' '
+test_expect_success 'every later request gets its 503 before db_connect_timeout (5 s) could pass' '
 	for i in $(seq 10); do
 		direct GET /v1/book/$(cat book_id) &&
 		grep -q "^Status: 503" direct &&
-		faster_than 0.8 || return 1
+		faster_than 3 || return 1
 	done
 '
 
 test_expect_success 'GET /readyz answers 503 at once while the database is frozen' '
 	direct GET /readyz &&
 	grep -q "^Status: 503" direct &&
-	faster_than 0.8
+	faster_than 3
 '
 
 kill -CONT "$DB_PID"
 
-test_expect_success 'the book is served again within 3 s of the database thawing' '
+test_expect_success 'the book is served again within 10 s of the database thawing' '
 	served () {
 		http GET /v1/book/$(cat book_id) && expect_status 200
 	} &&
-	poll_until 30 served
+	poll_until 100 served
 '
 
 stop_db
@@ -95,7 +97,7 @@ test_expect_success 'with the database stopped, requests get their 503 at once' 
 	for i in 1 2 3; do
 		direct GET /v1/book/$(cat book_id) &&
 		grep -q "^Status: 503" direct &&
-		faster_than 1.5 || return 1
+		faster_than 3 || return 1
 	done
 '
 
@@ -109,11 +111,11 @@ test_expect_success 'a CR in the path of a failed request is escaped in the erro
 
 restart_db
 
-test_expect_success 'the book is served again within 3 s of the restart' '
+test_expect_success 'the book is served again within 10 s of the restart' '
 	served () {
 		http GET /v1/book/$(cat book_id) && expect_status 200
 	} &&
-	poll_until 30 served &&
+	poll_until 100 served &&
 	grep -q "database reachable again" app.log
 '
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='errors nginx answers itself (413 above client_max_body_size, 400 malformed HTTP, 414, 431, 502 with the pool stopped) are JSON envelopes whose codes and texts are those of the message table'
+test_description='errors nginx answers itself (413 above client_max_body_size, 400 malformed HTTP, 414, 431, 502 with the pool stopped) are JSON envelopes whose codes and texts are those of the message table, its default texts those of conf/code-message.properties'
 . "$(dirname "$0")/lib.sh"
 
 conf=$TOP/nginx/cms-fcgi.conf
@@ -12,6 +12,12 @@ nginx_error_answers () {
 		s/^ *if (\$status = \([0-9]*\)) { return \1 '"'"'\(.*\)'"'"'; }$/\1 \2/p
 		s/^ *return [0-9]* '"'"'\(.*\)'"'"';$/- \1/p
 	}' "$conf"
+}
+
+# The default texts of /.cms-fcgi-error, one `set $cms_text_CODE "TEXT";` a line as
+# cms-fcgi --nginx-texts writes them.
+nginx_default_texts () {
+	sed -n '/^location = \/\.cms-fcgi-error {/,/^}/s/^ *\(set \$cms_text_.*\)$/\1/p' "$conf"
 }
 
 # The statuses error_page sends to /.cms-fcgi-error, as sent (494 =431 gives 431), sorted.
@@ -27,13 +33,37 @@ test_expect_success 'setup: cms-fcgi.conf sends nginx errors to /.cms-fcgi-error
 	test $(wc -l <answers) -eq $(($(wc -l <statuses) + 1))
 '
 
+test_expect_success 'the default texts are those cms-fcgi --nginx-texts writes from conf/code-message.properties' '
+	nginx_default_texts >defaults &&
+	test $(wc -l <defaults) -ge 9 &&
+	CMS_MESSAGE_FILE="$table" "$APP_BIN" --nginx-texts >generated &&
+	grep -v "^#" generated >generated.set &&
+	diff -u generated.set defaults
+'
+
+test_expect_success 'cms-fcgi.conf reads the generated texts after its defaults, from cms-fcgi-texts.conf only' '
+	sed -n "/^location = \/\.cms-fcgi-error {/,/^}/p" "$conf" >location &&
+	test "$(grep -c "^ *include " location)" = 1 &&
+	grep -n "^    include cms-fcgi-text\[s\]\.conf;\$" location >include.line &&
+	test "$(grep -n "set \$cms_text_" location | tail -n 1 | cut -d: -f1)" -lt "$(cut -d: -f1 include.line)" &&
+	test "$(grep -n "if (\$status" location | head -n 1 | cut -d: -f1)" -gt "$(cut -d: -f1 include.line)"
+'
+
+test_expect_success 'every answer sends the text variable of its own code' '
+	sed -n "s/^[^ ]* {\"code\":\([0-9]*\),\"message\":\"\\\$cms_text_\([0-9]*\)\",.*/\1 \2/p" answers >pairs &&
+	test $(wc -l <pairs) -eq $(wc -l <answers) &&
+	! awk "\$1 != \$2" pairs | grep .
+'
+
 test_expect_success 'each status error_page sends has its own answer, and no answer is for another status' '
 	grep -v "^-" answers | cut -d" " -f1 | sort -n >answered &&
 	diff -u statuses answered
 '
 
 test_expect_success 'every answer of /.cms-fcgi-error is an envelope of exactly code, message and request' '
-	cut -d" " -f2- answers | sed "s/\\\$cms_error_request/GET \\/v1\\/book/" >bodies &&
+	sed -n "s/^set \\\$cms_text_\([0-9]*\) \"\(.*\)\";\$/s|\\\\\$cms_text_\1\"|\2\"|/p" defaults >texts.sed &&
+	cut -d" " -f2- answers | sed -f texts.sed |
+		sed "s/\\\$cms_error_request/GET \\/v1\\/book/" >bodies &&
 	jq -e -s "length == $(wc -l <answers) and
 		all(.[]; keys == [\"code\", \"message\", \"request\"] and (.code | type) == \"number\"
 			and .request == \"GET /v1/book\")" bodies

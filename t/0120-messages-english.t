@@ -6,11 +6,6 @@ start_db
 start_app message_file="$TOP/conf/code-message.en.properties"
 start_nginx
 
-# ascii_body: the last body holds no byte outside printable ASCII (no Chinese text).
-ascii_body () {
-	! LC_ALL=C grep -q "[^ -~]" "$TRASH/body"
-}
-
 test_expect_success 'setup: root logs in' '
 	remember root "$ROOT_PASSWORD"
 '
@@ -30,7 +25,7 @@ test_expect_success 'a book body with every rule broken keeps code 10030, each f
 	expect_json .message.title "The title is required" &&
 	expect_json .message.author "The author must be at most 30 characters" &&
 	expect_json .message.summary "summary has the wrong type" &&
-	ascii_body
+	expect_ascii_body
 '
 
 test_expect_success 'a path id that is not a number names id in English' '
@@ -55,7 +50,7 @@ test_expect_success 'password rules on registration are English' '
 	expect_json .message.password "The password must be 6 to 22 characters of letters, digits and _" &&
 	expect_json .message.confirm_password "The two passwords differ" &&
 	expect_json .message.email "The email address is not valid, enter a correct one" &&
-	ascii_body
+	expect_ascii_body
 '
 
 test_expect_success 'group permission texts are English' '

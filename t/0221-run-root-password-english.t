@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='make run (scripts/run) refuses a CMS_ROOT_PASSWORD the password rule refuses, naming the rule, and CMS_MESSAGE_FILE=conf/code-message.en.properties gives an English service'
+test_description='make run (scripts/run) refuses a CMS_ROOT_PASSWORD the password rule refuses, naming the rule, and CMS_MESSAGE_FILE=conf/code-message.en.properties gives an English service, nginx'"'"'s own errors included'
 . "$(dirname "$0")/lib.sh"
 
 use_make_run
@@ -49,6 +49,14 @@ test_expect_success 'a validation failure sends the English field text' '
 	as root &&
 	http POST /v1/book "{}" &&
 	expect_json .message.title "The title is required"
+'
+
+test_expect_success 'nginx answers its own errors in English too: a malformed request line is 400 10320' '
+	grep -qx "set \$cms_text_10320 \"Malformed request\";" "$CMS_VAR_DIR/nginx/cms-fcgi-texts.conf" &&
+	http get /v1/book &&
+	expect_status 400 &&
+	expect_json .code 10320 &&
+	expect_json .message "Malformed request"
 '
 
 test_done

@@ -384,6 +384,7 @@ start_pool_fronts () {
 		svc_port_free "$(test_port $((n + 1)))" || bail_out "port $(test_port $((n + 1))) is in use"
 		svc_nginx_conf "$TRASH/nginx-pool$n" "$(test_port $((n + 1)))" "$sock" "$TOP" \
 			"$FILE_STORE_DIR" || bail_out "cannot write nginx-pool$n/nginx.conf"
+		_nginx_texts "$TRASH/nginx-pool$n"
 		svc_nginx_start "$TRASH/nginx-pool$n" >/dev/null 2>>"$TRASH/fixture.log" ||
 			bail_out "nginx for pool $n did not start"
 		svc_wait_http_200 "http://127.0.0.1:$(test_port $((n + 1)))/healthz" 100 \
@@ -441,8 +442,8 @@ start_validator () {
 		bail_out "t/openapi-validate did not start (python3-jsonschema, python3-yaml: scripts/install-deps)"
 }
 
-# Starts nginx with the shipped nginx/cms-fcgi.conf on test_port 1 and waits (at most 10 s) until
-# GET /healthz answers 200 through it.
+# Starts nginx with the shipped nginx/cms-fcgi.conf (and the texts of start_app's message file) on
+# test_port 1 and waits (at most 10 s) until GET /healthz answers 200 through it.
 start_nginx () {
 	start_validator
 	HTTP_PORT=$(test_port 1)
@@ -451,9 +452,18 @@ start_nginx () {
 	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "$APP_SOCKET${APP_SOCKET2:+ $APP_SOCKET2}" "$TOP" \
 		"$FILE_STORE_DIR" ||
 		bail_out "cannot write nginx.conf"
+	_nginx_texts "$TRASH/nginx"
 	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
 		bail_out "nginx did not start"
 	_wait_front nginx "$NGINX_PID"
+}
+
+# Writes the texts of nginx's own errors (svc_nginx_texts) into the nginx directory $1 from
+# start_app's cms.conf; without one, nginx keeps the defaults of nginx/cms-fcgi.conf.
+_nginx_texts () {
+	[ -e "$TRASH/cms.conf" ] || return 0
+	svc_nginx_texts "$1" "$APP_BIN" "$TRASH/cms.conf" 2>>"$TRASH/fixture.log" ||
+		bail_out "cms-fcgi --nginx-texts rejects the test configuration"
 }
 
 # Waits (at most 10 s) until GET /healthz answers 200 through front $1 (process $2, its logs in
@@ -598,6 +608,11 @@ expect_status () {
 	echo "expected status $1, got $got" >&2
 	_show_response
 	return 1
+}
+
+# expect_ascii_body: the last body holds no byte outside printable ASCII (no Chinese text).
+expect_ascii_body () {
+	! LC_ALL=C grep -q "[^ -~]" "$TRASH/body"
 }
 
 # expect_header NAME REGEX: a header NAME (any case) whose value matches the extended REGEX.
