@@ -38,8 +38,10 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# ASan and UBSan need the shared libraries: a sanitizer build ignores --enable-static-binary.
 $(BIN): src/main.o $(LIB)
-	$(CXX) $(LDFLAGS) -o $@ src/main.o $(LIB) $(LIB_LIBS)
+	$(CXX) $(LDFLAGS) $(if $(filter 1,$(SANITIZE)),,$(BIN_LDFLAGS)) -o $@ src/main.o $(LIB) \
+		$(if $(filter 1,$(SANITIZE)),$(LIB_LIBS),$(BIN_LIBS))
 
 $(UNIT): $(UNIT_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LIB_LIBS) $(CPPUNIT_LIBS)

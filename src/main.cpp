@@ -12,6 +12,7 @@
 
 #include <fcgiapp.h>
 #include <mysql.h>
+#include <openssl/crypto.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +52,29 @@ void usage() {
                "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
                "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n",
                stderr);
+}
+
+} // namespace
+
+// libmariadb's port for a connect that gives none (ours all give db_port). Only its static
+// archive exports it, hence weak: a build against the shared library (sanitizers,
+// --enable-static-binary=no) links too, and keeps the look-up that setting it skips.
+extern "C" unsigned int mysql_port __attribute__((weak));
+
+namespace {
+
+// mysql_library_init, without what this program never uses: libmariadb's TLS start-up would read
+// openssl.cnf and register every legacy cipher, digest and error string by name (the database is
+// reached without TLS; the app fetches HMAC and names its digests directly), and without
+// mysql_port it would look the "mysql" service up through NSS in /etc/services. A tenth of a CGI
+// request's start. False when the client library cannot start.
+bool init_client_library() {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+                            OPENSSL_INIT_NO_ADD_ALL_DIGESTS | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS,
+                        nullptr);
+    if (&mysql_port != nullptr)
+        mysql_port = 3306;
+    return mysql_library_init(0, nullptr, nullptr) == 0;
 }
 
 int hash_password() {
@@ -130,7 +154,7 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
                        cms::DbHealthShared *shared) {
     // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
     cms::install_worker_signals();
-    if (mysql_library_init(0, nullptr, nullptr) != 0) {
+    if (!init_client_library()) {
         std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
         return 1;
     }
@@ -178,7 +202,7 @@ std::string own_path(const char *argv0) {
 // A database that answers with another schema version stops start-up; one that does not answer
 // yet is the workers' business (503 until it does, then the same check at connect).
 void check_schema_at_start(const cms::Config &config) {
-    if (mysql_library_init(0, nullptr, nullptr) != 0)
+    if (!init_client_library())
         throw std::runtime_error("cannot initialise the MariaDB client library");
     {
         cms::db::Connection db(config);
@@ -260,7 +284,7 @@ int main(int argc, char **argv) {
             return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
         }
         if (setup_db) {
-            if (mysql_library_init(0, nullptr, nullptr) != 0)
+            if (!init_client_library())
                 throw std::runtime_error("cannot initialise the MariaDB client library");
             cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
             mysql_library_end();
