@@ -153,6 +153,8 @@ struct ThreadParts {
 int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
                        cms::DbHealthShared *shared) {
     // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
+    // Before FCGX_Init: libfcgi installs its own SIGUSR1 handler, which fails every later read,
+    // where the handler is still the default, and a stop sends SIGUSR1 to each worker thread.
     cms::install_worker_signals();
     if (!init_client_library()) {
         std::fputs("cms-fcgi: cannot initialise the MariaDB client library\n", stderr);
