@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -47,7 +48,8 @@ extern "C" void on_reopen_signal(int) { g_reopen.store(true); }
 
 const int k_stop_signals[] = {SIGTERM, SIGINT, SIGUSR1};
 
-// File descriptors kept back from connections for the database, the log and the probe.
+// File descriptors kept back from connections for the log, the probe and such; and one more for
+// each thread's database connection.
 constexpr rlim_t k_reserved_fds = 64;
 // While stopping, a kept connection idle this long is closed: the web server is not about to
 // reuse it (it reuses the most recently used one first).
@@ -77,8 +79,9 @@ sigset_t handled_signals() {
     return set;
 }
 
-// Most connections one worker holds: the descriptor limit, raised to its hard maximum.
-size_t connection_capacity() {
+// Most connections one worker of `threads` threads holds: the descriptor limit, raised to its
+// hard maximum, less what is kept back.
+size_t connection_capacity(size_t threads) {
     struct rlimit lim;
     if (getrlimit(RLIMIT_NOFILE, &lim) != 0)
         return 64;
@@ -87,7 +90,8 @@ size_t connection_capacity() {
         if (setrlimit(RLIMIT_NOFILE, &lim) != 0)
             getrlimit(RLIMIT_NOFILE, &lim);
     }
-    rlim_t usable = lim.rlim_cur > 2 * k_reserved_fds ? lim.rlim_cur - k_reserved_fds : 64;
+    rlim_t reserved = k_reserved_fds + threads;
+    rlim_t usable = lim.rlim_cur > 2 * reserved ? lim.rlim_cur - reserved : 64;
     return static_cast<size_t>(usable);
 }
 
@@ -115,7 +119,7 @@ class Loop {
   public:
     Loop(const Config &config, int listen_fd, size_t threads)
         : config_(config), listen_fd_(listen_fd), listen_key_(event_key(listen_fd, 0)),
-          capacity_(connection_capacity()),
+          capacity_(connection_capacity(threads)),
           one_shot_(threads > 1), max_events_(threads > 1 ? 1 : k_max_events) {}
     ~Loop() {
         for (auto &[fd, conn] : conns_)
@@ -126,6 +130,12 @@ class Loop {
     bool open();
     // One thread's turns, until the worker has stopped; false after a failure of epoll.
     bool run(Service &svc);
+    // Stops every thread at its next turn, without serving what is left.
+    void abort() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        begin_stop();
+        stop_deadline_ = Clock::now();
+    }
     size_t open_connections() {
         std::lock_guard<std::mutex> lock(mutex_);
         return conns_.size();
@@ -134,7 +144,8 @@ class Loop {
   private:
     bool watch(int fd, uint64_t key, uint32_t events);
     bool accept_one();
-    void serve(Service &svc, uint64_t key);
+    Conn *claim(uint64_t key);
+    void serve(Service &svc, int fd, Conn *conn);
     void finish(int fd, Conn *conn, bool ended, bool keep);
     void forget(int fd, bool close_it);
     void begin_stop();
@@ -245,18 +256,18 @@ void Loop::forget(int fd, bool close_it) {
         accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE);
 }
 
-void Loop::serve(Service &svc, uint64_t key) {
-    int fd = static_cast<int>(key & 0xffffffffu);
-    Conn *conn;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto it = conns_.find(fd);
-        // An event of a connection closed meanwhile, or one already taken.
-        if (it == conns_.end() || it->second->generation != key >> 32 || it->second->busy)
-            return;
-        conn = it->second.get();
-        conn->busy = true;
-    }
+// The connection of an event, marked busy so that no other thread and no sweep touches it; nullptr
+// for an event of a connection closed meanwhile, or one another thread took. Called with mutex_
+// held.
+Conn *Loop::claim(uint64_t key) {
+    auto it = conns_.find(static_cast<int>(key & 0xffffffffu));
+    if (it == conns_.end() || it->second->generation != key >> 32 || it->second->busy)
+        return nullptr;
+    it->second->busy = true;
+    return it->second.get();
+}
+
+void Loop::serve(Service &svc, int fd, Conn *conn) {
     FCGX_Request &request = conn->request;
     // Reads the next request's parameters; on end of connection or a broken one libfcgi closes
     // the descriptor and returns an error.
@@ -376,23 +387,27 @@ bool Loop::run(Service &svc) {
         int n = epoll_pwait(epoll_fd_, events, max_events_, timeout_ms, &waiting_);
         if (n < 0 && errno != EINTR) {
             log_error(std::string("cannot wait for FastCGI connections: ") + std::strerror(errno));
-            std::lock_guard<std::mutex> lock(mutex_);
-            begin_stop();
-            stop_deadline_ = Clock::now();
+            abort();
             return false;
         }
+        // The connections with a request are claimed before the sweep, which would otherwise
+        // close one that idled long enough with its request already in hand.
+        Conn *claimed[k_max_events];
         {
             std::lock_guard<std::mutex> lock(mutex_);
+            bool listen_ready = false;
+            for (int i = 0; i < n; ++i) {
+                listen_ready = listen_ready || events[i].data.u64 == listen_key_;
+                claimed[i] = events[i].data.u64 == listen_key_ ? nullptr : claim(events[i].data.u64);
+            }
             tend(Clock::now());
-            for (int i = 0; i < n; ++i)
-                if (events[i].data.u64 == listen_key_)
-                    for (int taken = 0;
-                         taken < k_accept_burst && listen_fd_ >= 0 && accept_one();)
-                        ++taken;
+            if (listen_ready)
+                for (int taken = 0; taken < k_accept_burst && listen_fd_ >= 0 && accept_one();)
+                    ++taken;
         }
         for (int i = 0; i < n; ++i)
-            if (events[i].data.u64 != listen_key_)
-                serve(svc, events[i].data.u64);
+            if (claimed[i] != nullptr)
+                serve(svc, static_cast<int>(events[i].data.u64 & 0xffffffffu), claimed[i]);
     }
 }
 
@@ -424,12 +439,19 @@ int run_worker(const std::vector<Service *> &threads, int listen_fd) {
                  : std::string("ready: accepting FastCGI requests"));
     std::atomic<bool> failed{false};
     std::vector<std::thread> others;
-    for (size_t i = 1; i < threads.size(); ++i)
-        others.emplace_back([&loop, &failed, svc = threads[i]] {
-            if (!loop.run(*svc))
-                failed = true;
-        });
-    if (!loop.run(*threads.front()))
+    try {
+        for (size_t i = 1; i < threads.size(); ++i)
+            others.emplace_back([&loop, &failed, svc = threads[i]] {
+                if (!loop.run(*svc))
+                    failed = true;
+            });
+    } catch (const std::system_error &e) {
+        // Too many threads for the host (ulimit -u, systemd's TasksMax): the ones started stop.
+        log_error(std::string("cannot start the worker's threads: ") + e.what());
+        loop.abort();
+        failed = true;
+    }
+    if (!failed && !loop.run(*threads.front()))
         failed = true;
     for (auto &thread : others)
         thread.join();
