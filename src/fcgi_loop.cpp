@@ -10,7 +10,6 @@
 #include <thread>
 
 #include <mysqld_error.h>
-#include <unistd.h>
 
 #include "auth.h"
 #include "behaviour_log.h"
@@ -126,8 +125,7 @@ constexpr int k_deadlock_retries = 3;
 
 // Waits a few random milliseconds, so that two requests that deadlocked do not meet again.
 void deadlock_pause(int attempt) {
-    thread_local std::minstd_rand random(static_cast<unsigned>(getpid()) ^
-                                         static_cast<unsigned>(gettid()));
+    thread_local std::minstd_rand random(std::random_device{}());
     int most = 5 << attempt;
     std::this_thread::sleep_for(std::chrono::milliseconds(1 + random() % most));
 }
