@@ -67,11 +67,15 @@ namespace {
 // openssl.cnf and register every legacy cipher, digest and error string by name (the database is
 // reached without TLS; the app fetches HMAC and names its digests directly), and without
 // mysql_port it would look the "mysql" service up through NSS in /etc/services. A tenth of a CGI
-// request's start. False when the client library cannot start.
+// request's start. Without openssl.cnf the app's own HMAC, SHA-256 and random numbers also run
+// without a system-wide OpenSSL policy (FIPS provider, security level): they use OpenSSL's
+// defaults. False when OpenSSL or the client library cannot start.
 bool init_client_library() {
-    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
-                            OPENSSL_INIT_NO_ADD_ALL_DIGESTS | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS,
-                        nullptr);
+    if (OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+                                OPENSSL_INIT_NO_ADD_ALL_DIGESTS |
+                                OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS,
+                            nullptr) != 1)
+        return false;
     if (&mysql_port != nullptr)
         mysql_port = 3306;
     return mysql_library_init(0, nullptr, nullptr) == 0;
