@@ -77,8 +77,9 @@ test_expect_success 'TERM during an upload: the thread finishes it, the worker t
 '
 
 test_expect_success 'TERM to a worker that holds no connection: every thread stops, none waits on' '
-	worker=$(pool_workers) &&
 	ready () {
+		worker=$(pool_workers) &&
+		test -n "$worker" &&
 		grep -q "\[$worker\] info: ready: accepting FastCGI requests, 2 threads" app.log
 	} &&
 	poll_until 100 ready &&
