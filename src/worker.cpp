@@ -106,9 +106,12 @@ void set_timeouts(int fd, int64_t seconds) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 }
 
+// An event's data: the descriptor and the generation of the connection it was watched for.
 uint64_t event_key(int fd, uint32_t generation) {
     return static_cast<uint64_t>(generation) << 32 | static_cast<uint32_t>(fd);
 }
+
+int event_fd(uint64_t key) { return static_cast<int>(key & 0xffffffffu); }
 
 // The loop that every thread of a worker runs over one epoll set. With several threads each
 // connection is watched one-shot: the thread that takes its event serves it alone and re-arms
@@ -142,7 +145,8 @@ class Loop {
     }
 
   private:
-    bool watch(int fd, uint64_t key, uint32_t events);
+    bool watch(int fd, uint64_t key, uint32_t events, int op = EPOLL_CTL_ADD);
+    bool watch_listen();
     bool accept_one();
     Conn *claim(uint64_t key);
     void serve(Service &svc, int fd, Conn *conn);
@@ -175,20 +179,22 @@ class Loop {
     std::vector<std::unique_ptr<Conn>> orphans_;
 };
 
-bool Loop::watch(int fd, uint64_t key, uint32_t events) {
+bool Loop::watch(int fd, uint64_t key, uint32_t events, int op) {
     struct epoll_event ev;
     std::memset(&ev, 0, sizeof ev);
     ev.events = events;
     ev.data.u64 = key;
-    return epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0;
+    return epoll_ctl(epoll_fd_, op, fd, &ev) == 0;
 }
+
+// EPOLLEXCLUSIVE: only one waiting worker is woken for a new connection, not the whole pool.
+bool Loop::watch_listen() { return watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE); }
 
 bool Loop::open() {
     epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
     int flags = fcntl(listen_fd_, F_GETFL);
-    // EPOLLEXCLUSIVE: only one waiting worker is woken for a new connection, not the whole pool.
     if (epoll_fd_ < 0 || flags < 0 || fcntl(listen_fd_, F_SETFL, flags | O_NONBLOCK) != 0 ||
-        !(accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE))) {
+        !(accepting_ = watch_listen())) {
         log_error(std::string("cannot watch the listening socket: ") + std::strerror(errno));
         return false;
     }
@@ -253,14 +259,14 @@ void Loop::forget(int fd, bool close_it) {
     }
     conns_.erase(fd);
     if (!accepting_ && listen_fd_ >= 0 && conns_.size() < capacity_)
-        accepting_ = watch(listen_fd_, listen_key_, EPOLLIN | EPOLLEXCLUSIVE);
+        accepting_ = watch_listen();
 }
 
 // The connection of an event, marked busy so that no other thread and no sweep touches it; nullptr
 // for an event of a connection closed meanwhile, or one another thread took. Called with mutex_
 // held.
 Conn *Loop::claim(uint64_t key) {
-    auto it = conns_.find(static_cast<int>(key & 0xffffffffu));
+    auto it = conns_.find(event_fd(key));
     if (it == conns_.end() || it->second->generation != key >> 32 || it->second->busy)
         return nullptr;
     it->second->busy = true;
@@ -303,15 +309,10 @@ void Loop::finish(int fd, Conn *conn, bool ended, bool keep) {
         forget(fd, true);
     } else {
         conn->idle_since = Clock::now();
-        if (one_shot_) {
-            struct epoll_event ev;
-            std::memset(&ev, 0, sizeof ev);
-            ev.events = EPOLLIN | EPOLLONESHOT;
-            ev.data.u64 = event_key(fd, conn->generation);
-            if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev) != 0) {
-                request.ipcFd = -1;
-                forget(fd, true);
-            }
+        if (one_shot_ && !watch(fd, event_key(fd, conn->generation), EPOLLIN | EPOLLONESHOT,
+                                EPOLL_CTL_MOD)) {
+            request.ipcFd = -1;
+            forget(fd, true);
         }
     }
 }
@@ -407,7 +408,7 @@ bool Loop::run(Service &svc) {
         }
         for (int i = 0; i < n; ++i)
             if (claimed[i] != nullptr)
-                serve(svc, static_cast<int>(events[i].data.u64 & 0xffffffffu), claimed[i]);
+                serve(svc, event_fd(events[i].data.u64), claimed[i]);
     }
 }
 
