@@ -78,13 +78,12 @@ std::optional<Claims> read_claims(const Json::Value &payload) {
     return claims;
 }
 
-} // namespace
-
-Key::Key(std::string_view secret) : ctx_(nullptr) {
+// A context of HMAC-SHA256 under secret, or null if OpenSSL cannot set one up.
+EVP_MAC_CTX *keyed_hmac(const std::string &secret) {
     EVP_MAC *hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
     if (hmac == nullptr)
-        throw std::runtime_error("jwt: HMAC is not available");
-    ctx_ = EVP_MAC_CTX_new(hmac);
+        return nullptr;
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(hmac);
     EVP_MAC_free(hmac); // the context keeps its own reference
     char digest[] = "SHA256";
     OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
@@ -93,19 +92,32 @@ Key::Key(std::string_view secret) : ctx_(nullptr) {
     static const unsigned char empty = 0;
     const unsigned char *bytes =
         secret.empty() ? &empty : reinterpret_cast<const unsigned char *>(secret.data());
-    if (ctx_ == nullptr || EVP_MAC_init(ctx_, bytes, secret.size(), params) != 1) {
-        EVP_MAC_CTX_free(ctx_);
-        throw std::runtime_error("jwt: cannot key HMAC-SHA256");
+    if (ctx == nullptr || EVP_MAC_init(ctx, bytes, secret.size(), params) != 1) {
+        EVP_MAC_CTX_free(ctx);
+        return nullptr;
     }
-    Json::CharReaderBuilder builder;
-    Json::CharReaderBuilder::strictMode(&builder.settings_);
-    builder.settings_["skipBom"] = false;
-    reader_.reset(builder.newCharReader());
+    return ctx;
 }
+
+} // namespace
+
+Key::Key(std::string_view secret) : secret_(secret) {}
 
 Key::~Key() { EVP_MAC_CTX_free(ctx_); }
 
+Json::CharReader &Key::reader() const {
+    if (!reader_) {
+        Json::CharReaderBuilder builder;
+        Json::CharReaderBuilder::strictMode(&builder.settings_);
+        builder.settings_["skipBom"] = false;
+        reader_.reset(builder.newCharReader());
+    }
+    return *reader_;
+}
+
 std::optional<std::string> Key::mac(std::string_view message) const {
+    if (ctx_ == nullptr && (ctx_ = keyed_hmac(secret_)) == nullptr)
+        return std::nullopt;
     std::unique_ptr<EVP_MAC_CTX, void (*)(EVP_MAC_CTX *)> ctx(EVP_MAC_CTX_dup(ctx_),
                                                               EVP_MAC_CTX_free);
     unsigned char out[EVP_MAX_MD_SIZE];
@@ -123,11 +135,7 @@ std::string encode(const Claims &claims, std::string_view secret) {
 }
 
 Decoded decode(std::string_view token, std::string_view secret, int64_t now) {
-    try {
-        return decode(token, Key(secret), now);
-    } catch (const std::runtime_error &) {
-        return Decoded{};
-    }
+    return decode(token, Key(secret), now);
 }
 
 std::string encode(const Claims &claims, const Key &key) {

@@ -17,25 +17,26 @@ class CharReader;
 
 namespace cms::jwt {
 
-// The HMAC-SHA256 key and the strict reader of token JSON, prepared once per process and owned by
-// main: OpenSSL's one-shot HMAC() looks the algorithm up on every call, and configuring a jsoncpp
-// reader costs more than parsing a token with it.
+// The HMAC-SHA256 key and the strict reader of token JSON, owned by each thread of a worker and
+// prepared on first use: OpenSSL's one-shot HMAC() looks the algorithm up on every call, and
+// configuring a jsoncpp reader costs more than parsing a token with it. Not before: the first
+// fetch builds OpenSSL's table of algorithms, a tenth of a CGI request that checks no token.
 class Key {
   public:
-    // Throws std::runtime_error if OpenSSL cannot set up HMAC-SHA256.
     explicit Key(std::string_view secret);
     ~Key();
     Key(const Key &) = delete;
     Key &operator=(const Key &) = delete;
 
-    // The 32-byte MAC of message; nullopt only if OpenSSL fails.
+    // The 32-byte MAC of message; nullopt only if OpenSSL fails (or cannot set up HMAC-SHA256).
     std::optional<std::string> mac(std::string_view message) const;
     // The strict JSON reader of header and payload (it keeps no state between tokens).
-    Json::CharReader &reader() const { return *reader_; }
+    Json::CharReader &reader() const;
 
   private:
-    EVP_MAC_CTX *ctx_; // keyed; copied for each message
-    std::unique_ptr<Json::CharReader> reader_;
+    std::string secret_;
+    mutable EVP_MAC_CTX *ctx_ = nullptr; // keyed on first use; copied for each message
+    mutable std::unique_ptr<Json::CharReader> reader_;
 };
 
 struct Claims {
