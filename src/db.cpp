@@ -153,10 +153,12 @@ bool is_connection_error(unsigned errnum) {
     }
 }
 
-Statement::Statement(Connection &conn, MYSQL *mysql, const char *sql)
-    : conn_(conn), stmt_(mysql_stmt_init(mysql)), sql_(sql) {
+Statement::Statement(Connection &conn, MYSQL *mysql, const char *sql, bool one_shot)
+    : conn_(conn), mysql_(mysql), stmt_(mysql_stmt_init(mysql)), sql_(sql), one_shot_(one_shot) {
     if (stmt_ == nullptr)
         conn_.fail("cannot allocate a statement");
+    if (one_shot_)
+        return; // prepared by its execution
     if (mysql_stmt_prepare(stmt_, sql, std::strlen(sql)) != 0) {
         // The destructor does not run for a constructor that throws: close the handle here.
         std::string text = std::string("cannot prepare statement '") + sql +
@@ -170,16 +172,20 @@ Statement::Statement(Connection &conn, MYSQL *mysql, const char *sql)
         throw DbError(text, errnum, lost);
     }
     params_.resize(mysql_stmt_param_count(stmt_));
+    size_results();
+}
+
+void Statement::size_results() {
     MYSQL_RES *meta = mysql_stmt_result_metadata(stmt_);
-    if (meta == nullptr)
-        return;
-    unsigned count = mysql_num_fields(meta);
-    MYSQL_FIELD *fields = mysql_fetch_fields(meta);
+    unsigned count = meta != nullptr ? mysql_num_fields(meta) : 0;
     results_.resize(count);
     buffers_.resize(count);
     lengths_.resize(count);
     nulls_.resize(count);
     errors_.resize(count);
+    if (meta == nullptr)
+        return;
+    MYSQL_FIELD *fields = mysql_fetch_fields(meta);
     for (unsigned i = 0; i < count; ++i) {
         unsigned long size = fields[i].length < 64 ? 64 : fields[i].length;
         buffers_[i].resize((size > k_max_initial_buffer ? k_max_initial_buffer : size) + 1);
@@ -220,7 +226,16 @@ Statement &Statement::execute(std::initializer_list<Param> params) {
 }
 
 Statement &Statement::execute(const std::vector<Param> &params) {
-    if (params.size() != params_.size())
+    if (one_shot_ && executed_) {
+        // A handle of mariadb_stmt_execute_direct serves one execution: the next takes a new one.
+        mysql_stmt_close(stmt_);
+        has_result_ = false;
+        if ((stmt_ = mysql_stmt_init(mysql_)) == nullptr)
+            conn_.fail("cannot allocate a statement");
+    }
+    if (one_shot_)
+        params_.resize(params.size());
+    else if (params.size() != params_.size())
         throw std::logic_error(std::string("wrong parameter count for '") + sql_ + "'");
     if (has_result_) {
         mysql_stmt_free_result(stmt_);
@@ -245,13 +260,22 @@ Statement &Statement::execute(const std::vector<Param> &params) {
             break;
         }
     }
+    unsigned int count = static_cast<unsigned int>(params_.size());
+    if (one_shot_ && count != 0 &&
+        mysql_stmt_attr_set(stmt_, STMT_ATTR_PREBIND_PARAMS, &count) != 0)
+        fail("cannot declare the parameters of");
     if (!params_.empty() && mysql_stmt_bind_param(stmt_, params_.data()) != 0)
         fail("cannot bind parameters of");
     // A statement without a result set may change data: the request can no longer be retried.
-    if (results_.empty())
+    // Unprepared, only the text tells: every statement of this program that reads is a SELECT.
+    if (one_shot_ ? std::strncmp(sql_, "SELECT", 6) != 0 : results_.empty())
         conn_.mark_written();
-    if (mysql_stmt_execute(stmt_) != 0)
+    executed_ = true;
+    if ((one_shot_ ? mariadb_stmt_execute_direct(stmt_, sql_, std::strlen(sql_))
+                   : mysql_stmt_execute(stmt_)) != 0)
         fail("cannot execute");
+    if (one_shot_)
+        size_results();
     if (results_.empty())
         conn_.wrote_statement();
     if (!results_.empty()) {
@@ -320,11 +344,13 @@ Connection::~Connection() { drop(); }
 
 void Connection::drop() noexcept {
     in_transaction_ = false;
-    statements_.clear();
+    // The connection first: closing it detaches its statements, which then close without a
+    // COM_STMT_CLOSE each (the server frees them with the connection).
     if (mysql_ != nullptr) {
         mysql_close(mysql_);
         mysql_ = nullptr;
     }
+    statements_.clear();
 }
 
 void Connection::fail(const char *what) {
@@ -419,7 +445,7 @@ Statement &Connection::statement(const char *sql) {
     auto it = statements_.find(sql);
     if (it != statements_.end())
         return *it->second;
-    auto stmt = std::make_unique<Statement>(*this, mysql_, sql);
+    auto stmt = std::make_unique<Statement>(*this, mysql_, sql, one_shot_);
     return *statements_.emplace(sql, std::move(stmt)).first->second;
 }
 

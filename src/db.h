@@ -58,7 +58,9 @@ class Connection;
 // A prepared statement owned by a Connection's cache. Results are read row by row after execute().
 class Statement {
   public:
-    Statement(Connection &conn, MYSQL *mysql, const char *sql);
+    // one_shot: not prepared until its first execute, which prepares and executes in one round
+    // trip (see Connection::one_shot).
+    Statement(Connection &conn, MYSQL *mysql, const char *sql, bool one_shot);
     ~Statement();
     Statement(const Statement &) = delete;
     Statement &operator=(const Statement &) = delete;
@@ -82,10 +84,15 @@ class Statement {
   private:
     [[noreturn]] void fail(const char *what);
     void bind_results();
+    // Result buffers from the prepared statement's metadata.
+    void size_results();
 
     Connection &conn_;
+    MYSQL *mysql_;
     MYSQL_STMT *stmt_;
     const char *sql_;
+    bool one_shot_;
+    bool executed_ = false;
     std::vector<MYSQL_BIND> params_;
     std::vector<MYSQL_BIND> results_;
     std::vector<std::vector<char>> buffers_;
@@ -115,6 +122,10 @@ class Connection {
     Statement &statement(const char *sql);
     // Runs after every successful (re)connect, e.g. to register permissions.
     void on_connect(std::function<void(Connection &)> hook) { on_connect_ = std::move(hook); }
+    // For a connection that serves one request (CGI): each statement is prepared and executed in
+    // one round trip (mariadb_stmt_execute_direct) instead of two, and prepared again for each
+    // execution. Set before the first statement.
+    void one_shot() { one_shot_ = true; }
 
     // Runs a script of several statements (an SQL file of sql/) as the server reads it; stops at
     // the first failing statement and throws DbError. Not for requests: no parameters, no cache.
@@ -159,6 +170,7 @@ class Connection {
     bool wrote_ = false;
     bool committed_ = false;
     bool in_transaction_ = false;
+    bool one_shot_ = false;
 };
 
 // Rolls back unless commit() was called: every early return and every throw is covered.

@@ -69,11 +69,12 @@ namespace {
 // mysql_port it would look the "mysql" service up through NSS in /etc/services. A tenth of a CGI
 // request's start. Without openssl.cnf the app's own HMAC, SHA-256 and random numbers also run
 // without a system-wide OpenSSL policy (FIPS provider, security level): they use OpenSSL's
-// defaults. False when OpenSSL or the client library cannot start.
+// defaults. No clean-up at exit either: it frees what the exit frees anyway. False when OpenSSL
+// or the client library cannot start.
 bool init_client_library() {
     if (OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
                                 OPENSSL_INIT_NO_ADD_ALL_DIGESTS |
-                                OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS,
+                                OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS | OPENSSL_INIT_NO_ATEXIT,
                             nullptr) != 1)
         return false;
     if (&mysql_port != nullptr)
@@ -124,7 +125,8 @@ int listening_socket(const std::string &listen) {
 
 // What one thread of a worker needs of its own: the database connection (with its statements)
 // and the parsers and key that keep state between calls. The config, the message table and the
-// pool's health state are shared.
+// pool's health state are shared. A CGI request's connection is one-shot: no statement of it is
+// executed twice, so none needs a round trip of its own to be prepared.
 struct ThreadParts {
     cms::db::Connection db;
     cms::Router router;
@@ -133,10 +135,12 @@ struct ThreadParts {
     cms::Service service;
 
     ThreadParts(const cms::Config &config, const cms::Messages &messages, cms::DbHealth &health,
-                const std::vector<cms::Permission> &declared)
+                const std::vector<cms::Permission> &declared, bool cgi)
         : db(config, &health), router(cms::route_table()), jwt_key(config.jwt_secret),
           json(static_cast<int>(config.json_max_depth)),
           service{config, messages, db, jwt_key, json, router} {
+        if (cgi)
+            db.one_shot();
         // Checked and registered on every (re)connect: idempotent, and a database that was down
         // at start-up is checked and gets its permissions as soon as it is back.
         db.on_connect([&declared, &config](cms::db::Connection &conn) {
@@ -173,7 +177,8 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
         std::vector<std::unique_ptr<ThreadParts>> parts;
         std::vector<cms::Service *> services;
         for (size_t i = 0; i < threads; ++i) {
-            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, declared));
+            parts.push_back(
+                std::make_unique<ThreadParts>(config, messages, health, declared, listen_fd < 0));
             services.push_back(&parts.back()->service);
         }
         if (FCGX_Init() != 0) {
