@@ -20,15 +20,9 @@ test_expect_success 'setup: root logs in; a 5 MiB png multipart body' '
 '
 
 test_expect_success 'TERM to every worker during a 5 MiB upload: the upload completes and is stored' '
-	mkdir pause &&
-	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param REQUEST_METHOD=POST \
+	paused_request upload.out upload.body 1048576 --param REQUEST_METHOD=POST \
 		--param PATH_INFO=/cms/file --param "HTTP_AUTHORIZATION=Bearer $(cat root.token)" \
-		--param "CONTENT_TYPE=multipart/form-data; boundary=XyZ" \
-		--body upload.body --pause-at 1048576 --pause-dir pause >upload.out & } &&
-	paused () {
-		test -e pause/paused
-	} &&
-	poll_until 50 paused &&
+		--param "CONTENT_TYPE=multipart/form-data; boundary=XyZ" &&
 	kill -TERM $(pool_workers) &&
 	touch pause/go &&
 	answered () {

@@ -12,15 +12,9 @@ start_nginx
 # slow_upload: a logged-in upload on a direct connection to the pool that stops after 1 KiB of
 # its body until pause/go exists; returns once the pool's thread is reading it (pause/paused).
 slow_upload () {
-	rm -rf pause && mkdir pause &&
-	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param REQUEST_METHOD=POST \
+	paused_request upload.out upload.body 1024 --param REQUEST_METHOD=POST \
 		--param PATH_INFO=/cms/file --param "HTTP_AUTHORIZATION=Bearer $(cat root.token)" \
-		--param "CONTENT_TYPE=multipart/form-data; boundary=XyZ" \
-		--body upload.body --pause-at 1024 --pause-dir pause >upload.out & } &&
-	paused () {
-		test -e pause/paused
-	} &&
-	poll_until 50 paused
+		--param "CONTENT_TYPE=multipart/form-data; boundary=XyZ"
 }
 
 upload_answered () {

@@ -43,14 +43,8 @@ test_expect_success 'setup: a book is served while the database is up' '
 kill -STOP "$DB_PID"
 
 test_expect_success 'setup: one worker is held reading a login body that has not all arrived' '
-	mkdir pause &&
-	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param REQUEST_METHOD=POST \
-		--param PATH_INFO=/cms/user/login --param CONTENT_TYPE=application/json \
-		--body login.json --pause-at 10 --pause-dir pause >held & } &&
-	held () {
-		test -e pause/paused
-	} &&
-	poll_until 50 held
+	paused_request held login.json 10 --param REQUEST_METHOD=POST \
+		--param PATH_INFO=/cms/user/login --param CONTENT_TYPE=application/json
 '
 
 test_expect_success 'the first request to a frozen database gets its 503 within db_read_timeout + 3 s' '

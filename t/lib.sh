@@ -518,6 +518,18 @@ pool_workers () {
 	svc_children "$POOL_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 
+# paused_request OUT BODY AT PARAM...: a request straight to the pool's socket (t/fcgi-client.pl,
+# with --param NAME=VALUE arguments), in the background, whose body stops after AT bytes until
+# pause/go exists; returns once the pool is reading it (pause/paused). The answer goes to OUT.
+paused_request () {
+	local out=$1 body=$2 at=$3
+	shift 3
+	rm -rf pause && mkdir pause &&
+	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" request "$@" --body "$body" --pause-at "$at" \
+		--pause-dir pause >"$out" & } &&
+	poll_until 50 test -e pause/paused
+}
+
 # Stops the pool of start_app (TERM, as an operator would), e.g. to see what nginx answers without
 # it. The end-of-file checks of the pool are then skipped.
 stop_app () {
