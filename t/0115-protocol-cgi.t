@@ -108,6 +108,21 @@ test_expect_success 'POST /v1/book as CGI with the token answers Status: 201 Cre
 	expect_db "SELECT COUNT(*) FROM book WHERE title = \"CGI book\"" 1
 '
 
+test_expect_success 'a keyed POST as CGI, replayed, answers a stored body longer than a first read (16 KiB) whole' '
+	token=$(jq -r .access_token login.body) &&
+	printf "{\"title\":\"Keyed CGI book\",\"author\":\"A\",\"summary\":\"S\"}" >keyed.json &&
+	cgi keyed POST /v1/book CONTENT_TYPE=application/json CONTENT_LENGTH=$(wc -c <keyed.json) \
+		HTTP_AUTHORIZATION="Bearer $token" HTTP_IDEMPOTENCY_KEY=cgi-long <keyed.json &&
+	test "$(cgi_line keyed 1 | tr -d "\r")" = "Status: 201 Created" &&
+	db_exec "UPDATE cms_idempotency SET body = CONCAT(\"[\\\"\", REPEAT(\"x\", 20000), \"\\\"]\")
+		WHERE idem_key = \"cgi-long\"" &&
+	cgi replay POST /v1/book CONTENT_TYPE=application/json CONTENT_LENGTH=$(wc -c <keyed.json) \
+		HTTP_AUTHORIZATION="Bearer $token" HTTP_IDEMPOTENCY_KEY=cgi-long <keyed.json &&
+	test "$(cgi_line replay 1 | tr -d "\r")" = "Status: 201 Created" &&
+	jq -e ".[0] | length == 20000" replay.body &&
+	expect_db "SELECT COUNT(*) FROM book WHERE title = \"Keyed CGI book\"" 1
+'
+
 test_expect_success 'a JSON body shorter than its CONTENT_LENGTH answers Status: 400 with the envelope' '
 	token=$(jq -r .access_token login.body) &&
 	printf "{\"title\":\"Short book\",\"author\":\"A\",\"summary\":\"S\"}" >short.json &&
