@@ -123,6 +123,19 @@ test_expect_success 'a keyed POST as CGI, replayed, answers a stored body longer
 	expect_db "SELECT COUNT(*) FROM book WHERE title = \"Keyed CGI book\"" 1
 '
 
+test_expect_success 'a group created as CGI without info (a NULL parameter) answers 201, the same name again 409 10072' '
+	token=$(jq -r .access_token login.body) &&
+	printf "{\"name\":\"CGI group\"}" >group.json &&
+	cgi group POST /cms/admin/group CONTENT_TYPE=application/json \
+		CONTENT_LENGTH=$(wc -c <group.json) HTTP_AUTHORIZATION="Bearer $token" <group.json &&
+	test "$(cgi_line group 1 | tr -d "\r")" = "Status: 201 Created" &&
+	expect_db "SELECT COUNT(*) FROM lin_group WHERE name = \"CGI group\" AND info IS NULL" 1 &&
+	cgi again POST /cms/admin/group CONTENT_TYPE=application/json \
+		CONTENT_LENGTH=$(wc -c <group.json) HTTP_AUTHORIZATION="Bearer $token" <group.json &&
+	test "$(cgi_line again 1 | tr -d "\r")" = "Status: 409 Conflict" &&
+	jq -e ".code == 10072 and .request == \"POST /cms/admin/group\"" again.body
+'
+
 test_expect_success 'a JSON body shorter than its CONTENT_LENGTH answers Status: 400 with the envelope' '
 	token=$(jq -r .access_token login.body) &&
 	printf "{\"title\":\"Short book\",\"author\":\"A\",\"summary\":\"S\"}" >short.json &&
