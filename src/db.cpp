@@ -229,10 +229,14 @@ Statement &Statement::execute(const std::vector<Param> &params) {
     if (one_shot_ && executed_) {
         // A handle of mariadb_stmt_execute_direct serves one execution: the next takes a new one.
         mysql_stmt_close(stmt_);
+        stmt_ = nullptr;
         has_result_ = false;
-        if ((stmt_ = mysql_stmt_init(mysql_)) == nullptr)
-            conn_.fail("cannot allocate a statement");
+        executed_ = false;
     }
+    // Without a handle when the last allocation failed (out of memory, the connection kept): the
+    // statement stays cached and tries again, never closing or using a null handle.
+    if (stmt_ == nullptr && (stmt_ = mysql_stmt_init(mysql_)) == nullptr)
+        conn_.fail("cannot allocate a statement");
     if (one_shot_)
         params_.resize(params.size());
     else if (params.size() != params_.size())

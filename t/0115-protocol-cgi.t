@@ -27,6 +27,15 @@ cgi () {
 	awk 'f { print } !f && /^\r?$/ { f = 1 }' "$TRASH/$out" >"$TRASH/$out.body"
 }
 
+# cgi_json OUT PATH FILE [NAME=VALUE...]: cgi POSTs the JSON of FILE to PATH with the access token
+# of the login test below.
+cgi_json () {
+	local out=$1 path=$2 file=$3
+	shift 3
+	cgi "$out" POST "$path" CONTENT_TYPE=application/json CONTENT_LENGTH="$(wc -c <"$TRASH/$file")" \
+		HTTP_AUTHORIZATION="Bearer $(jq -r .access_token "$TRASH/login.body")" "$@" <"$TRASH/$file"
+}
+
 # cgi_line OUT N: line N of the CGI output, as sent (with its CR).
 cgi_line () {
 	sed -n "$2p" "$TRASH/$1"
@@ -99,13 +108,33 @@ test_expect_success 'POST /cms/user/login as CGI reads the body from stdin and a
 '
 
 test_expect_success 'POST /v1/book as CGI with the token answers Status: 201 Created and writes the row' '
-	token=$(jq -r .access_token login.body) &&
 	printf "{\"title\":\"CGI book\",\"author\":\"A\",\"summary\":\"S\"}" >book.json &&
-	cgi create POST /v1/book CONTENT_TYPE=application/json CONTENT_LENGTH=$(wc -c <book.json) \
-		HTTP_AUTHORIZATION="Bearer $token" <book.json &&
+	cgi_json create /v1/book book.json &&
 	test "$(cgi_line create 1 | tr -d "\r")" = "Status: 201 Created" &&
 	jq -e ".code == 1 and .request == \"POST /v1/book\"" create.body &&
 	expect_db "SELECT COUNT(*) FROM book WHERE title = \"CGI book\"" 1
+'
+
+test_expect_success 'a keyed POST as CGI, replayed, answers a stored body longer than a first read (16 KiB) whole' '
+	printf "{\"title\":\"Keyed CGI book\",\"author\":\"A\",\"summary\":\"S\"}" >keyed.json &&
+	cgi_json keyed /v1/book keyed.json HTTP_IDEMPOTENCY_KEY=cgi-long &&
+	test "$(cgi_line keyed 1 | tr -d "\r")" = "Status: 201 Created" &&
+	db_exec "UPDATE cms_idempotency SET body = CONCAT(\"[\\\"\", REPEAT(\"x\", 20000), \"\\\"]\")
+		WHERE idem_key = \"cgi-long\"" &&
+	cgi_json replay /v1/book keyed.json HTTP_IDEMPOTENCY_KEY=cgi-long &&
+	test "$(cgi_line replay 1 | tr -d "\r")" = "Status: 201 Created" &&
+	jq -e ".[0] | length == 20000" replay.body &&
+	expect_db "SELECT COUNT(*) FROM book WHERE title = \"Keyed CGI book\"" 1
+'
+
+test_expect_success 'a group created as CGI without info (a NULL parameter) answers 201, the same name again 409 10072' '
+	printf "{\"name\":\"CGI group\"}" >group.json &&
+	cgi_json group /cms/admin/group group.json &&
+	test "$(cgi_line group 1 | tr -d "\r")" = "Status: 201 Created" &&
+	expect_db "SELECT COUNT(*) FROM lin_group WHERE name = \"CGI group\" AND info IS NULL" 1 &&
+	cgi_json again /cms/admin/group group.json &&
+	test "$(cgi_line again 1 | tr -d "\r")" = "Status: 409 Conflict" &&
+	jq -e ".code == 10072 and .request == \"POST /cms/admin/group\"" again.body
 '
 
 test_expect_success 'a JSON body shorter than its CONTENT_LENGTH answers Status: 400 with the envelope' '
