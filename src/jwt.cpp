@@ -117,7 +117,7 @@ Json::CharReader &Key::reader() const {
 
 std::optional<std::string> Key::mac(std::string_view message) const {
     if (ctx_ == nullptr && (ctx_ = keyed_hmac(secret_)) == nullptr)
-        return std::nullopt;
+        throw std::runtime_error("jwt: cannot set up HMAC-SHA256");
     std::unique_ptr<EVP_MAC_CTX, void (*)(EVP_MAC_CTX *)> ctx(EVP_MAC_CTX_dup(ctx_),
                                                               EVP_MAC_CTX_free);
     unsigned char out[EVP_MAX_MD_SIZE];

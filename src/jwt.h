@@ -28,7 +28,8 @@ class Key {
     Key(const Key &) = delete;
     Key &operator=(const Key &) = delete;
 
-    // The 32-byte MAC of message; nullopt only if OpenSSL fails (or cannot set up HMAC-SHA256).
+    // The 32-byte MAC of message; nullopt only if OpenSSL fails. Throws std::runtime_error if
+    // OpenSSL cannot set up HMAC-SHA256 at all: a broken library, not a bad token.
     std::optional<std::string> mac(std::string_view message) const;
     // The strict JSON reader of header and payload (it keeps no state between tokens).
     Json::CharReader &reader() const;
@@ -61,7 +62,7 @@ std::string encode(const Claims &claims, const Key &key);
 std::string encode(const Claims &claims, std::string_view secret);
 
 // Verifies token under key at time now (seconds); claims are filled for ok and expired only.
-// Never throws.
+// Throws only what Key::mac throws when OpenSSL cannot set up HMAC-SHA256.
 Decoded decode(std::string_view token, const Key &key, int64_t now);
 Decoded decode(std::string_view token, std::string_view secret, int64_t now);
 
