@@ -1,9 +1,10 @@
-// bench/run's CGI row: runs APP as a CGI program RUNS times in a row, each a GET of PATH_INFO with
-// the CGI variables a web server would set (config CONF), and prints the line of report.lua,
-// `bench-result RPS P50_MS P99_MS ERRORS REQUESTS`, then `cgi-cpu SECONDS`, the CPU time the runs
-// used (user and system, of the children), and `spawn-ms P50_MS`, the same start of /bin/true: the
-// floor that this machine's process start sets under the row. An error is an exit status other
-// than 0 or an answer whose Status is not 200.
+// bench/run's CGI row. `cgi-run APP CONF PATH_INFO RUNS` runs APP as a CGI program RUNS times in
+// a row, each a GET of PATH_INFO with the CGI variables a web server would set (config CONF), and
+// prints the line of report.lua, `bench-result RPS P50_MS P99_MS ERRORS REQUESTS`, then `cgi-cpu
+// SECONDS`, the CPU time the runs used (user and system, of the children). An error is an exit
+// status other than 0 or an answer whose Status is not 200. `cgi-run --floor RUNS` starts
+// /bin/true the same way and prints `spawn-ms P50_MS`: the floor that this machine's process
+// start sets under the row.
 //
 // posix_spawn (a vfork), as a web server's small CGI daemon forks: the cost of copying a large
 // harness process is not the program's.
@@ -67,30 +68,38 @@ double percentile(std::vector<double> ms, double p) {
 } // namespace
 
 int main(int argc, char **argv) {
-    long runs = argc == 5 ? std::strtol(argv[4], nullptr, 10) : 0;
+    bool floor = argc == 3 && std::string(argv[1]) == "--floor";
+    long runs = std::strtol(floor ? argv[2] : argc == 5 ? argv[4] : "0", nullptr, 10);
     if (runs <= 0) {
-        std::fputs("usage: cgi-run APP CONF PATH_INFO RUNS\n", stderr);
+        std::fputs("usage: cgi-run APP CONF PATH_INFO RUNS | cgi-run --floor RUNS\n", stderr);
         return 2;
     }
-    std::string path_info = std::string("PATH_INFO=") + argv[3];
     std::vector<std::string> vars = {"GATEWAY_INTERFACE=CGI/1.1",
                                      "SERVER_PROTOCOL=HTTP/1.1",
                                      "REMOTE_ADDR=127.0.0.1",
                                      "REQUEST_METHOD=GET",
-                                     path_info,
                                      "SCRIPT_NAME=",
                                      "QUERY_STRING="};
+    if (!floor)
+        vars.push_back(std::string("PATH_INFO=") + argv[3]);
     if (const char *path = std::getenv("PATH"))
         vars.push_back(std::string("PATH=") + path);
     std::vector<char *> env;
     for (std::string &var : vars)
         env.push_back(var.data());
     env.push_back(nullptr);
-    std::string app = argv[1], flag = "-c", conf = argv[2], floor = "/bin/true";
-    char *app_argv[] = {app.data(), flag.data(), conf.data(), nullptr};
-    char *floor_argv[] = {floor.data(), nullptr};
 
-    std::vector<double> ms, floor_ms;
+    std::vector<double> ms;
+    if (floor) {
+        std::string app = "/bin/true";
+        char *floor_argv[] = {app.data(), nullptr};
+        for (long i = 0; i < runs; ++i)
+            ms.push_back(run_once(floor_argv, env.data(), "").ms);
+        std::printf("spawn-ms %.3f\n", percentile(ms, 0.5));
+        return 0;
+    }
+    std::string app = argv[1], flag = "-c", conf = argv[2];
+    char *app_argv[] = {app.data(), flag.data(), conf.data(), nullptr};
     long errors = 0;
     auto start = Clock::now();
     for (long i = 0; i < runs; ++i) {
@@ -101,13 +110,10 @@ int main(int argc, char **argv) {
     double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     rusage usage{};
     getrusage(RUSAGE_CHILDREN, &usage);
-    for (long i = 0; i < runs; ++i)
-        floor_ms.push_back(run_once(floor_argv, env.data(), "").ms);
     std::printf("bench-result %.1f %.3f %.3f %ld %ld\n", static_cast<double>(runs) / elapsed,
                 percentile(ms, 0.5), percentile(ms, 0.99), errors, runs);
     std::printf("cgi-cpu %.3f\n",
                 static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                     static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6);
-    std::printf("spawn-ms %.3f\n", percentile(floor_ms, 0.5));
     return 0;
 }
