@@ -125,8 +125,8 @@ int listening_socket(const std::string &listen) {
 
 // What one thread of a worker needs of its own: the database connection (with its statements)
 // and the parsers and key that keep state between calls. The config, the message table and the
-// pool's health state are shared. A CGI request's connection is one-shot: no statement of it is
-// executed twice, so none needs a round trip of its own to be prepared.
+// pool's health state are shared. A CGI request's connection is one-shot: it serves one request,
+// which runs most statements once, so none is worth a round trip of its own to be prepared.
 struct ThreadParts {
     cms::db::Connection db;
     cms::Router router;
