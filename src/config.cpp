@@ -8,6 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include "text.h"
 
 extern char **environ;
@@ -194,6 +197,16 @@ void apply_env_overrides(Config &config, char **envp) {
         if (!error.empty())
             throw ConfigError("environment CMS_" + raw_name + ": " + error);
     }
+}
+
+std::string home_config_path() {
+    // Not $HOME: the shell and suexec must agree, and suexec clears it. One look-up of the
+    // password database per start (files: a read of /etc/passwd).
+    const passwd *user = getpwuid(getuid());
+    if (user == nullptr || user->pw_dir == nullptr || user->pw_dir[0] != '/')
+        return "";
+    std::string path = std::string(user->pw_dir) + "/" + k_home_config;
+    return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
 Config load_config(const std::string &path) {

@@ -68,6 +68,15 @@ class ConfigError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The file of this user to read when neither -c nor $CMS_CONFIG names one: k_home_config below
+// the home directory of the process's user in the password database (suexec, which runs a shared
+// host's CGI and FastCGI programs, passes no HOME and no CMS_CONFIG). Empty when there is no such
+// readable file.
+std::string home_config_path();
+
+// Where home_config_path looks, below the home directory.
+constexpr const char *k_home_config = ".config/cms-fcgi/cms.conf";
+
 // Reads path (empty: defaults and environment only) and the CMS_* environment; throws ConfigError.
 Config load_config(const std::string &path);
 

@@ -43,7 +43,8 @@ void usage() {
                "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
-               "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
+               "  -c FILE        config file (default: $CMS_CONFIG, else ~/.config/cms-fcgi/cms.conf\n"
+               "                 when it exists, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
                "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
@@ -283,6 +284,8 @@ int main(int argc, char **argv) {
     }
     if (config_path.empty() && std::getenv("CMS_CONFIG") != nullptr)
         config_path = std::getenv("CMS_CONFIG");
+    if (config_path.empty())
+        config_path = cms::home_config_path();
     try {
         cms::Config config = cms::load_config(config_path);
         if (!get_key.empty()) {
@@ -317,7 +320,11 @@ int main(int argc, char **argv) {
         }
         return serve(config, messages, supervise, argv);
     } catch (const std::runtime_error &e) {
-        std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
+        // A user who meant a file to be read learns that none was (suexec clears CMS_CONFIG).
+        std::fprintf(stderr, "cms-fcgi: %s%s\n", e.what(),
+                     config_path.empty() ? "; no config file was read (-c, $CMS_CONFIG or "
+                                           "~/.config/cms-fcgi/cms.conf)"
+                                         : "");
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
         if (!test_only && get_key.empty() && !setup_db && !nginx_texts && listen.empty() &&
             !supervise && FCGX_IsCGI())
