@@ -601,8 +601,9 @@ svc_apache_modules=/usr/lib/apache2/modules
 # front `cgi` (mod_cgi, mpm_prefork) runs binary $5 per request with the configuration file $7
 # and the CMS_* variables of the environment; front `fcgid` (mod_fcgid, mpm_event) starts binary
 # $5 as FastCGI workers of its own with configuration file $7; front `htaccess` is a shared host's
-# server instead: DocumentRoot $5 with AllowOverride All, mod_cgi, mod_fcgid and mod_rewrite, and
-# no snippet (the apache/htaccess-*.example files go below $5).
+# server instead: DocumentRoot $5 with AllowOverride All, mod_cgi, mod_fcgid and mod_rewrite,
+# CMS_CONFIG $7 set for the programs it runs, and no snippet (the apache/htaccess-*.example files
+# go below $5).
 # Modules come from Debian's $svc_apache_modules; nothing of /etc/apache2 is read.
 svc_apache_conf () {
 	local dir=$1 http_port=$2 front=$3 top=$4 target=$5 assets=${6:-} conf=${7:-} m mods
@@ -665,6 +666,8 @@ svc_apache_conf () {
 		htaccess)
 			printf 'DocumentRoot "%s"\n<Directory "%s">\n' "$target" "$target"
 			printf '    Require all granted\n    AllowOverride All\n</Directory>\n'
+			# Programs run as Apache's user, whose home has no cms.conf: the host names it.
+			printf 'SetEnv CMS_CONFIG "%s"\nFcgidInitialEnv CMS_CONFIG "%s"\n' "$conf" "$conf"
 			;;
 		proxy) echo "Define CMS_FCGI_SOCKET \"$target\"" ;;
 		fcgid)
