@@ -304,4 +304,28 @@ test_expect_success 'apache error.log has no alert, crit or emerg lines' '
 	! grep -nE ":(alert|crit|emerg)\]" "$APACHE_DIR/error.log"
 '
 
+# allow_override LIST: userdir.conf's AllowOverride set to LIST, and Apache told to reload it
+# (a graceful restart: its children finish their requests and are replaced).
+allow_override () {
+	sed -i "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $1/" "$APACHE_DIR/userdir.conf" &&
+	kill -s USR1 "$SHARED_APACHE_PID"
+}
+
+# readyz_answers STATUS: GET $API/readyz answers STATUS.
+readyz_answers () {
+	http GET "$API/readyz" 2>/dev/null && [ "$(cat "$TRASH/status")" = "$1" ]
+}
+
+# Last: Apache logs each refused .htaccess line as an alert.
+test_expect_success 'each part of the README'"'"'s AllowOverride is needed: without it the site answers 500' '
+	for less in "AuthConfig Options=ExecCGI,Indexes,MultiViews" \
+		"FileInfo Options=ExecCGI,Indexes,MultiViews" "FileInfo AuthConfig Options=Indexes,MultiViews" \
+		"FileInfo AuthConfig Options=ExecCGI,MultiViews" "FileInfo AuthConfig Options=ExecCGI,Indexes"; do
+		allow_override "$less" &&
+		poll_until 100 readyz_answers 500 || { echo "still served with AllowOverride $less"; false; } || return 1
+	done &&
+	allow_override "$ALLOW_OVERRIDE" &&
+	poll_until 100 readyz_answers 200
+'
+
 test_done
