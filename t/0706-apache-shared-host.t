@@ -33,13 +33,13 @@ done
 # runs it from a mode 0700 directory), and www-data must reach the sockets of mod_cgid and
 # mod_fcgid.
 APACHE_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
-chmod 755 "$APACHE_DIR"
-mkdir -p "$APACHE_DIR/htdocs" "$APACHE_DIR/fcgid" && chown www-data "$APACHE_DIR/fcgid" &&
-	echo up >"$APACHE_DIR/htdocs/up" || bail_out "cannot fill $APACHE_DIR"
 # Run at exit, the last given first: Apache stops (and with it the user's mod_fcgid processes)
 # before the user goes.
 test_atexit 'userdel --force --remove "$SITE_USER" 2>/dev/null; rm -rf "$APACHE_DIR"'
 test_atexit 'svc_apache_stop "$APACHE_DIR"; cp "$APACHE_DIR/error.log" "$TRASH/apache-error.log"'
+chmod 755 "$APACHE_DIR" &&
+mkdir -p "$APACHE_DIR/htdocs" "$APACHE_DIR/fcgid" && chown www-data "$APACHE_DIR/fcgid" &&
+	echo up >"$APACHE_DIR/htdocs/up" || bail_out "cannot fill $APACHE_DIR"
 
 # as_site_user SCRIPT: runs the shell commands SCRIPT as the site user in its home, with the
 # environment a login would give (and nothing of the test's).
@@ -65,7 +65,7 @@ svc_sql "$DB_SOCKET" -e "CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8
 
 # The host: an ordinary user, and Apache as Debian configures it, with the modules a shared host
 # adds (userdir, suexec, cgid, fcgid, rewrite, headers) and userdir.conf's AllowOverride set to
-# the README's. The rest of Debian's apache2.conf is the part that matters here.
+# the README's; of Debian's apache2.conf, the lines that matter here.
 useradd --create-home --home-dir "$SITE_HOME" --shell /bin/sh --user-group "$SITE_USER" \
 	2>>"$TRASH/fixture.log" || bail_out "cannot create user $SITE_USER"
 sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $ALLOW_OVERRIDE/" "$DEBIAN_MODS/userdir.conf" \
@@ -122,13 +122,11 @@ sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $ALLOW_OVERRIDE/" "$DEBIAN
 } >"$APACHE_DIR/httpd.conf"
 apache2 -d "$APACHE_DIR" -f "$APACHE_DIR/httpd.conf" -t >>"$TRASH/fixture.log" 2>&1 ||
 	bail_out "apache2 rejects $APACHE_DIR/httpd.conf"
-APACHE_PID=$(svc_spawn "$APACHE_DIR/apache2.pid" "$APACHE_DIR/error.log" \
+# Not APACHE_PID, whose checks at test_done are those of start_apache's server.
+HOST_APACHE_PID=$(svc_spawn "$APACHE_DIR/apache2.pid" "$APACHE_DIR/error.log" \
 	"$(command -v apache2)" -d "$APACHE_DIR" -f "$APACHE_DIR/httpd.conf" -DFOREGROUND \
 	2>>"$TRASH/fixture.log") || bail_out "apache2 did not start"
-# Not test_done's Apache checks (those are for start_apache's): the file's own, below.
-SHARED_APACHE_PID=$APACHE_PID
-APACHE_PID=
-svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/up" 100 "$SHARED_APACHE_PID" 2>>"$TRASH/fixture.log" ||
+svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/up" 100 "$HOST_APACHE_PID" 2>>"$TRASH/fixture.log" ||
 	bail_out "apache2 did not answer"
 
 # Built on a machine of one's own and staged for the host's path (README step 1), then uploaded.
@@ -308,7 +306,7 @@ test_expect_success 'apache error.log has no alert, crit or emerg lines' '
 # (a graceful restart: its children finish their requests and are replaced).
 allow_override () {
 	sed -i "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $1/" "$APACHE_DIR/userdir.conf" &&
-	kill -s USR1 "$SHARED_APACHE_PID"
+	kill -s USR1 "$HOST_APACHE_PID"
 }
 
 # readyz_answers STATUS: GET $API/readyz answers STATUS.
