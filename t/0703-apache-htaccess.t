@@ -73,13 +73,14 @@ test_expect_success 'the binary itself is not served: GET /cms.cgi runs it (an e
 	! cmp -s body "$APP_BIN"
 '
 
-test_expect_success 'a body over mod_fcgid'"'"'s FcgidMaxRequestLen (128 KiB) answers the 500 JSON envelope of the .htaccess' '
+test_expect_success 'a body over mod_fcgid'"'"'s FcgidMaxRequestLen (128 KiB) answers the 500 JSON envelope of the .htaccess, with the message table'"'"'s text' '
 	TOKEN=$(cat token) &&
 	head -c 200000 /dev/zero >big.png &&
 	http POST /fapi/cms/file "" -F file=@big.png &&
 	expect_status 500 &&
 	expect_header Content-Type "^application/json; charset=utf-8$" &&
 	expect_json .code 9999 &&
+	expect_json .message "$(sed -n "s/^code-message\[9999\]=//p" "$TOP/conf/code-message.properties")" &&
 	expect_json .request "POST /cms/file"
 '
 
