@@ -49,6 +49,11 @@ $(UNIT): $(UNIT_OBJ) $(LIB)
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
+# A backup's manifest records the version of configure.ac's AC_INIT.
+CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
+src/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+src/backup.o: configure.ac
+
 t/unit/%.o: t/unit/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
 
