@@ -23,7 +23,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db cluster cluster-stop check-cluster bench battery lint docs clean distclean \
+.PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery lint docs clean distclean \
 	install uninstall fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
@@ -107,6 +107,15 @@ run: deps
 
 stop:
 	@scripts/stop
+
+# Backup and restore of the make run instance (README, "Backup and restore"): an archive in
+# var/backups/; make restore BACKUP=PATH [UNTIL='YYYY-MM-DD HH:MM:SS'] replaces the instance's
+# database and files with it.
+backup: $(BIN)
+	@scripts/backup
+
+restore: $(BIN)
+	@scripts/restore "$(BACKUP)" "$(UNTIL)"
 
 # The README's "Scaling out" setup on loopback: 3 Galera nodes, 2 pools, nginx over both.
 cluster: deps
