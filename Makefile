@@ -181,7 +181,8 @@ INSTALL = install
 # is installed when there is one.
 SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
-UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket
+UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
+	cms-fcgi-backup.timer
 
 # Fills in the @name@ paths of man/, systemd/ and the logrotate snippet.
 SUBST = sed -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
@@ -204,6 +205,7 @@ install: all
 			-e 's|^file_store_dir *=.*|file_store_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/assets|' \
 			-e 's|^log_file *=.*|log_file = $(LOCALSTATEDIR)/log/cms-fcgi/cms-fcgi.log|' \
 			-e 's|^sql_dir *=.*|sql_dir = $(pkgdatadir)/sql|' \
+			-e 's|^backup_dir *=.*|backup_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/backups|' \
 			conf/cms.conf.example; \
 		} >$(DESTDIR)$(pkgconfdir)/cms.conf.new && \
 		chmod 640 $(DESTDIR)$(pkgconfdir)/cms.conf.new && \
