@@ -36,6 +36,16 @@ class Parser {
             get();
     }
 
+    // The upper-case letters at the current place, and one space after them if there is one.
+    std::string keyword() {
+        std::string word;
+        while (std::isupper(peek()))
+            word += static_cast<char>(get());
+        if (peek() == ' ')
+            get();
+        return word;
+    }
+
     // `name`, with `` standing for one backquote.
     std::string identifier() {
         expect('`', "before a name");
@@ -199,10 +209,10 @@ Summary scan(std::istream &in) {
         // At the start of a line: an INSERT is parsed by value (it may span lines), anything
         // else is read as a line.
         if (in.peek() == 'I') {
-            std::string word;
-            while (word.size() < 12 && in.peek() != EOF && in.peek() != '\n')
-                word += static_cast<char>(in.get());
-            if (word == "INSERT INTO ") {
+            std::string word = p.keyword();
+            if (word == "INSERT") {
+                if (p.keyword() != "INTO")
+                    throw std::runtime_error("the dump cannot be read: INSERT without INTO");
                 insert(p, summary);
                 std::getline(in, line);
                 continue;
