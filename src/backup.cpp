@@ -163,6 +163,8 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
 
     int64_t schema_version = 0;
     bool binlog = false;
+    // On a Galera node these reads wait (db_sync_wait) until the node has applied every write
+    // the cluster committed before them, so the dump that follows holds all of those.
     {
         db::Connection conn(config);
         SchemaStore schema_store(conn);

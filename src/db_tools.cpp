@@ -160,12 +160,18 @@ bool remove_tree(const std::string &path) {
     return nftw(path.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0;
 }
 
-void make_dirs(const std::string &path) {
+void make_dirs(const std::string &path, mode_t mode) {
     for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
         std::string part = path.substr(0, slash);
-        if (!part.empty() && mkdir(part.c_str(), 0700) != 0 && errno != EEXIST)
+        if (part.empty() || part == ".") {
+        } else if (mkdir(part.c_str(), mode) == 0) {
+            if (chmod(part.c_str(), mode) != 0)
+                throw std::runtime_error("cannot set the mode of directory '" + part + "': " +
+                                         std::strerror(errno));
+        } else if (errno != EEXIST) {
             throw std::runtime_error("cannot make directory '" + part + "': " +
                                      std::strerror(errno));
+        }
         if (slash == std::string::npos)
             return;
     }

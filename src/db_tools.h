@@ -3,6 +3,8 @@
 // command line or in the environment. Also the private scratch directory they work in.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -47,8 +49,8 @@ void run(const std::vector<Command> &pipeline, const std::string &option_file,
 // Removes path and everything below it (no error when it is not there). False on failure.
 bool remove_tree(const std::string &path);
 
-// Makes every missing directory of path (mode 0700). Throws on failure.
-void make_dirs(const std::string &path);
+// Makes every missing directory of path with mode (whatever the umask). Throws on failure.
+void make_dirs(const std::string &path, mode_t mode = 0700);
 
 } // namespace db_tools
 } // namespace cms

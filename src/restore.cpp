@@ -44,6 +44,9 @@ namespace {
 using namespace backup_layout;
 
 constexpr uint64_t k_manifest_max_bytes = 64 << 20;
+// As FileStore makes them: nginx's workers run as another user and must read the files.
+constexpr mode_t k_dir_mode = 0755;
+constexpr mode_t k_file_mode = 0644;
 
 struct Fd {
     int fd;
@@ -154,14 +157,15 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
                                  : dir + "/store/" + member.name.substr(files.size());
         if (member.name != k_dump && member.name.rfind(files, 0) != 0)
             continue;
-        db_tools::make_dirs(target.substr(0, target.rfind('/')));
+        bool stored = member.name != k_dump;
+        db_tools::make_dirs(target.substr(0, target.rfind('/')), stored ? k_dir_mode : 0700);
         Fd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
         if (out.fd < 0)
             throw std::runtime_error("cannot create '" + target + "': " + std::strerror(errno));
         if (tar.drain(out.fd) != members[member.name]["sha256"].asString())
             throw std::runtime_error("'" + path + "' changed while it was restored");
-        if (member.name != k_dump)
-            fchmod(out.fd, 0644);
+        if (stored && fchmod(out.fd, k_file_mode) != 0)
+            throw std::runtime_error("cannot set the mode of '" + target + "'");
     }
 }
 
@@ -203,11 +207,11 @@ bool exists(const std::string &path) {
 
 // Copies from to to (a hard link when they share a file system). False when it cannot.
 bool copy_file(const std::string &from, const std::string &to) {
-    db_tools::make_dirs(to.substr(0, to.rfind('/')));
+    db_tools::make_dirs(to.substr(0, to.rfind('/')), k_dir_mode);
     if (::link(from.c_str(), to.c_str()) == 0)
         return true;
     Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
-    Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_file_mode));
     if (in.fd < 0 || out.fd < 0)
         return false;
     char buffer[1 << 16];
@@ -297,11 +301,11 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                        "--replace to replace it)");
 
     std::string parent = parent_of(store_dir);
-    db_tools::make_dirs(parent);
+    db_tools::make_dirs(parent, k_dir_mode);
     db_tools::ScratchDir scratch(parent, ".cms-restore-");
     extract(archive_path, manifest, scratch.path());
     std::string staged_store = scratch.path() + "/store";
-    db_tools::make_dirs(staged_store);
+    db_tools::make_dirs(staged_store, k_dir_mode);
     std::string option_file = scratch.path() + "/client.cnf";
     db_tools::write_option_file(config, option_file);
     std::string errors = scratch.path() + "/tools.err";
@@ -359,7 +363,6 @@ void restore_backup(const Config &config, const std::string &archive_path,
                          static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
         }
     }
-    ::chmod(staged_store.c_str(), 0755);
 
     // The swap: the database in one statement, then the files; the database goes back if the
     // files cannot follow.

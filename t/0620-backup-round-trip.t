@@ -117,6 +117,12 @@ test_expect_success 'every lin_file row names a restored file with the SHA-256 o
 	! grep -q "neither in the archive" restore.out
 '
 
+test_expect_success 'restored files are 0644 and their directories 0755, as uploads are stored' '
+	test -z "$(find assets2 -type f ! -perm 0644)" &&
+	test -z "$(find assets2 -type d ! -perm 0755)" &&
+	test -n "$(find assets2 -type f)"
+'
+
 test_expect_success 'the row count of every table equals the manifest'"'"'s' '
 	jq -r ".tables | to_entries[] | \"\(.key) \(.value)\"" manifest.json >counts &&
 	test -s counts &&
