@@ -167,4 +167,49 @@ test_expect_success 'an archive of the released schema is restored, then upgrade
 		"$(ls "$TOP/sql/migrations" | sed -n "s/^\([0-9]*\)-.*\.sql$/\1/p" | sort -n | tail -n 1 | sed "s/^0*//")"
 '
 
+test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name' '
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
+		VALUES (\"2020/01/01/gone.png\", \"LOCAL\", \"gone.png\", \".png\", 3, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-gone" >gone.path 2>gone.err &&
+	db_exec "DELETE FROM lin_file WHERE name = \"gone.png\"" &&
+	grep -q "gone.png.*not in the file store" gone.err &&
+	tar -xOf "$(cat gone.path)" manifest.json | jq -e ".missing_files[0].name == \"gone.png\"" &&
+	restore "$(cat gone.path)" --replace &&
+	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out
+'
+
+test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves nothing in the directory' '
+	sed -e "s|^db_name = .*|db_name = no_such_db_$$|" -e "s|^log_file = .*|log_file = $TRASH/failed.log|" \
+		cms.conf >broken.conf &&
+	mkdir failed &&
+	! "$APP_BIN" -c broken.conf --backup "$TRASH/failed" >failed.out 2>failed.err &&
+	grep -q "no_such_db_$$" failed.err &&
+	grep -q "error: backup failed: .*no_such_db_$$" failed.log &&
+	test -z "$(ls -A failed)" &&
+	test ! -s failed.out
+'
+
+# Waits until the clock is in a later second than when it was called (archives are named by it).
+next_second () {
+	local s
+	s=$(date +%s)
+	poll_until 20 test_later "$s"
+}
+test_later () {
+	test "$(date +%s)" -gt "$1"
+}
+
+test_expect_success 'after each backup the oldest archives beyond backup_keep are removed' '
+	sed "s|^backup_keep = .*||" cms.conf >keep.conf &&
+	echo "backup_keep = 2" >>keep.conf &&
+	for i in 1 2 3; do
+		next_second &&
+		"$APP_BIN" -c keep.conf --backup "$TRASH/kept" >>kept.paths 2>>kept.err || exit 1
+	done &&
+	ls kept >left &&
+	sed -n "2,3p" kept.paths | xargs -n1 basename >expected-left &&
+	cmp expected-left left &&
+	grep -q "removed .*backup_keep = 2" kept.err
+'
+
 test_done

@@ -46,6 +46,14 @@ test_expect_success 'make backup writes one archive under var/backups/ and print
 	tar -xOf "$(cat backup.path)" manifest.json | jq -e ".binlog.file | length > 0"
 '
 
+test_expect_success 'the archive holds neither the JWT secret nor the database password of var/cms.conf' '
+	for key in jwt_secret db_password; do
+		secret=$(sed -n "s/^$key = //p" "$CMS_VAR_DIR/cms.conf") &&
+		test -n "$secret" &&
+		! grep -a -q "$secret" "$(cat backup.path)" || exit 1
+	done
+'
+
 test_expect_success 'setup: two books and a file after the backup, then every book deleted at T, then one more' '
 	TOKEN=$(cat token) &&
 	post_book after-1 && post_book after-2 &&
