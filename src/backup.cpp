@@ -4,7 +4,8 @@
 //                    without FLUSH TABLES WITH READ LOCK);
 //   files/<path>     the file of each lin_file row of that dump, its SHA-256 taken as it is copied
 //                    and compared with the row's;
-//   manifest.json    versions, time, binary-log position, rows per table, SHA-256 of each member;
+//   manifest.json    versions, time, binary-log position, rows per table, SHA-256 of each member,
+//                    the rows whose file was missing or did not match the row's SHA-256;
 //   manifest.sha256  the SHA-256 of manifest.json, so that no byte of the archive goes unchecked.
 // It is written as .<name>.partial next to its final name and renamed there once complete.
 #include "backup.h"
@@ -94,9 +95,18 @@ void run_dump(const Config &config, bool binlog, const std::string &scratch, con
                   scratch + "/dump.err");
 }
 
-// Adds the file of row to the archive; false (with a warning) when it is not on disk.
+Json::Value row_entry(const dump::FileRow &row) {
+    Json::Value entry;
+    entry["id"] = Json::Int64(row.id);
+    entry["name"] = row.name;
+    entry["path"] = row.path;
+    return entry;
+}
+
+// Adds the file of row to the archive, and to mismatched when it does not hold what the row's
+// SHA-256 says; false (with a warning) when it is not on disk.
 bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::FileRow &row,
-                     Json::Value &members, std::FILE *log) {
+                     Json::Value &members, Json::Value &mismatched, std::FILE *log) {
     std::string full = config.file_store_dir + "/" + row.path;
     Fd fd(::open(full.c_str(), O_RDONLY | O_CLOEXEC));
     struct stat st;
@@ -108,10 +118,12 @@ bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::
     }
     std::string member = k_files + row.path;
     std::string sha = tar.add_file(member, fd.fd, static_cast<uint64_t>(st.st_size), st.st_mtime);
-    if (row.sha256 && *row.sha256 != sha)
+    if (row.sha256 && *row.sha256 != sha) {
         std::fprintf(log, "backup: '%s' (lin_file row %lld) does not hold what its row's "
                           "sha256 says: archived as it is\n",
                      row.path.c_str(), static_cast<long long>(row.id));
+        mismatched.append(row_entry(row));
+    }
     members[member]["size"] = Json::UInt64(st.st_size);
     members[member]["sha256"] = sha;
     return true;
@@ -205,20 +217,15 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
         members[k_dump]["sha256"] =
             tar.add_file(k_dump, in.fd, static_cast<uint64_t>(st.st_size), started);
     }
-    Json::Value missing(Json::arrayValue);
+    Json::Value missing(Json::arrayValue), mismatched(Json::arrayValue);
     std::set<std::string> archived;
     for (const dump::FileRow &row : summary.files) {
         if (archived.count(row.path) != 0)
             continue;
-        if (add_stored_file(tar, config, row, members, log)) {
+        if (add_stored_file(tar, config, row, members, mismatched, log))
             archived.insert(row.path);
-        } else {
-            Json::Value entry;
-            entry["id"] = Json::Int64(row.id);
-            entry["name"] = row.name;
-            entry["path"] = row.path;
-            missing.append(entry);
-        }
+        else
+            missing.append(row_entry(row));
     }
 
     Json::Value manifest;
@@ -238,6 +245,7 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
         manifest["tables"][table] = Json::Int64(rows);
     manifest["members"] = members;
     manifest["missing_files"] = missing;
+    manifest["mismatched_files"] = mismatched;
     std::string manifest_text = json::write(manifest) + "\n";
     std::string manifest_sha = tar.add_bytes(k_manifest, manifest_text, started);
     tar.add_bytes(k_manifest_sum, manifest_sha + "  " + k_manifest + "\n", started);

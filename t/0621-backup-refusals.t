@@ -178,6 +178,16 @@ test_expect_success 'a row whose file is missing is reported by the backup and b
 	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out
 '
 
+test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says is archived, reported and listed' '
+	path=$(db_exec "SELECT path FROM lin_file WHERE sha256 IS NOT NULL LIMIT 1") &&
+	cp "$FILE_STORE_DIR/$path" saved.png &&
+	echo damaged >>"$FILE_STORE_DIR/$path" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-mismatch" >mismatch.path 2>mismatch.err &&
+	cp saved.png "$FILE_STORE_DIR/$path" &&
+	grep -q "$path.*does not hold what its row.s sha256 says" mismatch.err &&
+	tar -xOf "$(cat mismatch.path)" manifest.json | jq -e ".mismatched_files[0].path == \"$path\""
+'
+
 test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves nothing in the directory' '
 	sed -e "s|^db_name = .*|db_name = no_such_db_$$|" -e "s|^log_file = .*|log_file = $TRASH/failed.log|" \
 		cms.conf >broken.conf &&
