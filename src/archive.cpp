@@ -59,6 +59,21 @@ std::string field_text(const char *field, size_t width) {
 
 } // namespace
 
+bool safe_name(const std::string &name) {
+    if (name.empty() || name[0] == '/' || name.back() == '/')
+        return false;
+    for (size_t begin = 0; begin <= name.size();) {
+        size_t end = name.find('/', begin);
+        if (end == std::string::npos)
+            end = name.size();
+        std::string part = name.substr(begin, end - begin);
+        if (part.empty() || part == "." || part == "..")
+            return false;
+        begin = end + 1;
+    }
+    return true;
+}
+
 void TarWriter::write_all(const void *data, size_t size) {
     const char *p = static_cast<const char *>(data);
     while (size > 0) {

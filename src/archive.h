@@ -7,6 +7,10 @@
 
 namespace cms::archive {
 
+// Whether name is a relative path without empty, . or .. parts: all a member's name (and a
+// lin_file path) may be, so that nothing is read or written outside the directory meant.
+bool safe_name(const std::string &name);
+
 // Writes members to an open descriptor (not owned). Every failure throws std::runtime_error.
 class TarWriter {
   public:

@@ -108,7 +108,7 @@ Json::Value row_entry(const dump::FileRow &row) {
 bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::FileRow &row,
                      Json::Value &members, Json::Value &mismatched, std::FILE *log) {
     std::string full = config.file_store_dir + "/" + row.path;
-    Fd fd(::open(full.c_str(), O_RDONLY | O_CLOEXEC));
+    Fd fd(archive::safe_name(row.path) ? ::open(full.c_str(), O_RDONLY | O_CLOEXEC) : -1);
     struct stat st;
     if (fd.fd < 0 || fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         std::fprintf(log, "backup: lin_file row %lld (%s) names '%s', which is not in the file "

@@ -63,17 +63,6 @@ struct Fd {
     throw std::runtime_error("refusing to restore '" + archive + "': " + why);
 }
 
-// A member name the archive may hold: relative, without . or .. parts.
-bool safe_name(const std::string &name) {
-    if (name.empty() || name[0] == '/')
-        return false;
-    std::istringstream parts(name);
-    for (std::string part; std::getline(parts, part, '/');)
-        if (part.empty() || part == "." || part == "..")
-            return false;
-    return true;
-}
-
 int open_archive(const std::string &path) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -90,7 +79,7 @@ Json::Value verify(const std::string &path) {
     try {
         archive::Member member;
         while (tar.next(member)) {
-            if (!member.regular || !safe_name(member.name) || seen.count(member.name) != 0)
+            if (!member.regular || !archive::safe_name(member.name) || seen.count(member.name) != 0)
                 refuse(path, "member '" + member.name + "' is not a file the archive may hold");
             if (member.name == k_manifest || member.name == k_manifest_sum) {
                 if (member.size > k_manifest_max_bytes)
@@ -126,10 +115,16 @@ Json::Value verify(const std::string &path) {
     const Json::Value &members = manifest["members"];
     if (!members.isObject() || !members.isMember(k_dump))
         refuse(path, "its manifest names no database dump");
+    const Json::Value &binlog = manifest["binlog"];
+    if (!manifest["schema_version"].isInt64() || !manifest["tables"].isObject() ||
+        !(binlog.isNull() || (binlog["file"].isString() && binlog["position"].isUInt64())))
+        refuse(path, "its manifest lacks the schema version, the tables or the binary-log position");
     for (const std::string &name : members.getMemberNames()) {
         auto it = seen.find(name);
         if (it == seen.end())
             refuse(path, "member '" + name + "' is missing");
+        if (!members[name]["size"].isUInt64() || !members[name]["sha256"].isString())
+            refuse(path, "its manifest gives member '" + name + "' no size or SHA-256");
         if (it->second.first != members[name]["size"].asUInt64() ||
             it->second.second != members[name]["sha256"].asString())
             refuse(path, "member '" + name + "' does not match its SHA-256 in the manifest");
@@ -349,6 +344,13 @@ void restore_backup(const Config &config, const std::string &archive_path,
         db::Connection staged_conn(staged);
         staged_tables = SchemaStore(staged_conn).tables();
         for (const dump::FileRow &row : BackupStore(staged_conn).file_rows()) {
+            if (!archive::safe_name(row.path)) {
+                ++missing;
+                std::fprintf(out, "restore: lin_file row %lld (%s) names '%s', which is not a "
+                                  "path below the file store\n",
+                             static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
+                continue;
+            }
             if (exists(staged_store + "/" + row.path))
                 continue;
             // Written after the backup (a replayed row): still in the file store we replace?

@@ -79,6 +79,7 @@ class ArchiveTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(a_truncated_archive_is_refused);
     CPPUNIT_TEST(data_after_the_end_is_refused);
     CPPUNIT_TEST(a_file_shorter_than_announced_is_refused);
+    CPPUNIT_TEST(safe_names_stay_below_their_directory);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -120,6 +121,19 @@ class ArchiveTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_THROW(tar.add_file("f", src, 10, 0), std::runtime_error);
         close(src);
         close(out);
+    }
+
+    void safe_names_stay_below_their_directory() {
+        CPPUNIT_ASSERT(cms::archive::safe_name("files/2026/01/01/a.png"));
+        CPPUNIT_ASSERT(cms::archive::safe_name("db.sql"));
+        CPPUNIT_ASSERT(cms::archive::safe_name("a..b/c"));
+        CPPUNIT_ASSERT(!cms::archive::safe_name(""));
+        CPPUNIT_ASSERT(!cms::archive::safe_name("/etc/passwd"));
+        CPPUNIT_ASSERT(!cms::archive::safe_name("files/../../etc/passwd"));
+        CPPUNIT_ASSERT(!cms::archive::safe_name("files/./a"));
+        CPPUNIT_ASSERT(!cms::archive::safe_name("files//a"));
+        CPPUNIT_ASSERT(!cms::archive::safe_name("files/"));
+        CPPUNIT_ASSERT(!cms::archive::safe_name(".."));
     }
 };
 
