@@ -167,6 +167,16 @@ test_expect_success 'an archive of the released schema is restored, then upgrade
 		"$(ls "$TOP/sql/migrations" | sed -n "s/^\([0-9]*\)-.*\.sql$/\1/p" | sort -n | tail -n 1 | sed "s/^0*//")"
 '
 
+test_expect_success 'a restore that fails half-way (its upgrade cannot read sql/migrations) changes nothing' '
+	state >before &&
+	sed "s|^sql_dir = .*|sql_dir = $TRASH/no-sql|" restore.conf >no-sql.conf &&
+	! "$APP_BIN" -c no-sql.conf --restore "$(cat old.path)" --replace >failed-restore.out 2>&1 &&
+	grep -q "loaded the dump" failed-restore.out &&
+	grep -q "no-sql" failed-restore.out &&
+	state >after &&
+	cmp before after
+'
+
 test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name' '
 	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
 		VALUES (\"2020/01/01/gone.png\", \"LOCAL\", \"gone.png\", \".png\", 3, \"x\")" &&
