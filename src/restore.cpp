@@ -270,6 +270,12 @@ void restore_backup(const Config &config, const std::string &archive_path,
             refuse(archive_path, "it was taken without the binary log: --until has nothing to "
                                  "replay");
         std::time_t until = parse_until(options.until);
+        std::tm taken{};
+        const char *end = strptime(manifest["time"].asCString(), "%Y-%m-%dT%H:%M:%SZ", &taken);
+        if (end != nullptr && *end == '\0' && until < timegm(&taken))
+            refuse(archive_path, "--until '" + options.until + "' is before the archive was "
+                                 "taken (" + manifest["time"].asString() + "): restore an older "
+                                 "one");
         stop_datetime = local_time(until + 1);
     }
     std::fprintf(out, "restore: '%s' checked: schema version %lld, taken %s by cms-fcgi %s\n",

@@ -85,6 +85,14 @@ test_expect_success 'the pool runs again, root logs in with the old password, th
 	cmp body after.png
 '
 
+test_expect_success 'make restore UNTIL= a time before the backup was taken is refused, nothing changed' '
+	live_titles >titles.before &&
+	! "$TOP/scripts/restore" "$(cat backup.path)" "2001-01-01 00:00:00" >early.out 2>&1 &&
+	grep -q "is before the archive was taken" early.out &&
+	live_titles >titles.after &&
+	cmp titles.before titles.after
+'
+
 test_expect_success 'a plain make restore (no UNTIL) gives the backup as it was taken' '
 	"$TOP/scripts/restore" "$(cat backup.path)" >restore2.out 2>&1 &&
 	test "$(live_titles | tr "\n" " ")" = "before-1 before-2 before-3 "
