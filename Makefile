@@ -23,7 +23,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop db cluster cluster-stop check-cluster bench battery lint docs clean distclean \
+.PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery lint docs clean distclean \
 	install uninstall fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
@@ -48,6 +48,11 @@ $(UNIT): $(UNIT_OBJ) $(LIB)
 
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+
+# A backup's manifest records the version of configure.ac's AC_INIT.
+CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
+src/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+src/backup.o: configure.ac
 
 t/unit/%.o: t/unit/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
@@ -102,6 +107,15 @@ run: deps
 
 stop:
 	@scripts/stop
+
+# Backup and restore of the make run instance (README, "Backup and restore"): an archive in
+# var/backups/; make restore BACKUP=PATH [UNTIL='YYYY-MM-DD HH:MM:SS'] replaces the instance's
+# database and files with it.
+backup: $(BIN)
+	@scripts/backup
+
+restore: $(BIN)
+	@scripts/restore "$(BACKUP)" "$(UNTIL)"
 
 # The README's "Scaling out" setup on loopback: 3 Galera nodes, 2 pools, nginx over both.
 cluster: deps
@@ -167,7 +181,8 @@ INSTALL = install
 # is installed when there is one.
 SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
-UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket
+UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
+	cms-fcgi-backup.timer
 
 # Fills in the @name@ paths of man/, systemd/ and the logrotate snippet.
 SUBST = sed -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
@@ -190,6 +205,7 @@ install: all
 			-e 's|^file_store_dir *=.*|file_store_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/assets|' \
 			-e 's|^log_file *=.*|log_file = $(LOCALSTATEDIR)/log/cms-fcgi/cms-fcgi.log|' \
 			-e 's|^sql_dir *=.*|sql_dir = $(pkgdatadir)/sql|' \
+			-e 's|^backup_dir *=.*|backup_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/backups|' \
 			conf/cms.conf.example; \
 		} >$(DESTDIR)$(pkgconfdir)/cms.conf.new && \
 		chmod 640 $(DESTDIR)$(pkgconfdir)/cms.conf.new && \

@@ -76,6 +76,9 @@ const Key k_keys[] = {
     CMS_INT(login_address_max_failures, 50, 1, 100000),
     CMS_INT(login_username_max_failures, 100, 1, 100000),
     CMS_INT(list_max_rows, 1000, 1, 100000),
+    // --backup (backup.cpp)
+    CMS_TEXT(backup_dir, "var/backups"),
+    CMS_INT(backup_keep, 7, 0, 100000),
 };
 
 #undef CMS_TEXT

@@ -53,6 +53,9 @@ struct Config {
     int64_t login_username_max_failures = 100; // per username, from addresses that failed for it
 
     int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
+
+    std::string backup_dir;  // where --backup writes its archives
+    int64_t backup_keep = 7; // archives --backup keeps there (0: all)
 };
 
 // One database server to connect to: TCP to host:port, or the unix socket when socket is set.

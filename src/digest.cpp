@@ -29,4 +29,28 @@ std::string md5_hex(std::string_view data) {
     return hex_digest(data, EVP_md5(), "MD5");
 }
 
+Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
+    if (ctx_ == nullptr || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1) {
+        EVP_MD_CTX_free(ctx_);
+        throw std::runtime_error("cannot start a SHA-256 (EVP_DigestInit_ex failed)");
+    }
+}
+
+Sha256::~Sha256() {
+    EVP_MD_CTX_free(ctx_);
+}
+
+void Sha256::update(const void *data, size_t size) {
+    if (EVP_DigestUpdate(ctx_, data, size) != 1)
+        throw std::runtime_error("cannot compute a SHA-256 (EVP_DigestUpdate failed)");
+}
+
+std::string Sha256::hex() {
+    unsigned char out[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(ctx_, out, &length) != 1)
+        throw std::runtime_error("cannot compute a SHA-256 (EVP_DigestFinal_ex failed)");
+    return text::hex(out, length);
+}
+
 } // namespace cms::digest

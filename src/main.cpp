@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "config.h"
 #include "db.h"
 #include "db_health.h"
@@ -26,6 +27,7 @@
 #include "log.h"
 #include "nginx_texts.h"
 #include "password.h"
+#include "restore.h"
 #include "permission_store.h"
 #include "router.h"
 #include "schema.h"
@@ -43,6 +45,8 @@ void usage() {
                "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
+               "       cms-fcgi [-c FILE] --backup [DIR]\n"
+               "       cms-fcgi [-c FILE] --restore ARCHIVE [--replace] [--until 'YYYY-MM-DD HH:MM:SS']\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else ~/.config/cms-fcgi/cms.conf\n"
                "                 when it exists, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
@@ -51,7 +55,12 @@ void usage() {
                "  --get KEY      print the effective value of a config key, then exit\n"
                "  --setup-db     create the schema in an empty database or upgrade it, then exit\n"
                "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
-               "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n",
+               "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n"
+               "  --backup [DIR] write an archive of the database and the files to DIR (default\n"
+               "                 backup_dir), print its path, keep backup_keep archives, then exit\n"
+               "  --restore ARCHIVE  check the whole archive, then restore it into the empty\n"
+               "                 database and file store (--replace: replace them; --until: then\n"
+               "                 replay the binary log up to that second), then exit\n",
                stderr);
 }
 
@@ -248,6 +257,33 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
         argv);
 }
 
+// --backup (into dir, backup_dir when empty) or --restore archive; the archive's path on stdout,
+// the steps on stderr (and to log_file). Exit 1 on failure, with the reason.
+int backup_or_restore(const cms::Config &config, std::string dir, const std::string &archive,
+                      const cms::RestoreOptions &options) {
+    if (!config.log_file.empty() && !cms::log_open(config.log_file.c_str())) {
+        std::fprintf(stderr, "cms-fcgi: cannot open log file '%s'\n", config.log_file.c_str());
+        return 1;
+    }
+    if (!init_client_library())
+        throw std::runtime_error("cannot initialise the MariaDB client library");
+    try {
+        if (archive.empty()) {
+            std::string path = cms::make_backup(config, dir.empty() ? config.backup_dir : dir,
+                                                stderr);
+            std::printf("%s\n", path.c_str());
+        } else {
+            cms::restore_backup(config, archive, options, stderr);
+        }
+    } catch (const std::runtime_error &e) {
+        cms::log_error(std::string(archive.empty() ? "backup failed: " : "restore failed: ") +
+                       e.what());
+        throw;
+    }
+    mysql_library_end();
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -258,6 +294,9 @@ int main(int argc, char **argv) {
     bool supervise = false;
     bool setup_db = false;
     bool nginx_texts = false;
+    bool backup = false;
+    std::string backup_dir, restore_archive;
+    cms::RestoreOptions restore_options;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -273,6 +312,16 @@ int main(int argc, char **argv) {
             setup_db = true;
         } else if (arg == "--nginx-texts") {
             nginx_texts = true;
+        } else if (arg == "--backup") {
+            backup = true;
+            if (has_value && argv[i + 1][0] != '-')
+                backup_dir = argv[++i];
+        } else if (arg == "--restore" && has_value) {
+            restore_archive = argv[++i];
+        } else if (arg == "--replace") {
+            restore_options.replace = true;
+        } else if (arg == "--until" && has_value) {
+            restore_options.until = argv[++i];
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -304,6 +353,9 @@ int main(int argc, char **argv) {
             mysql_library_end();
             return 0;
         }
+        if (backup || !restore_archive.empty())
+            return backup_or_restore(config, backup ? backup_dir : std::string(), restore_archive,
+                                     restore_options);
         if (listen.empty())
             listen = config.listen;
         else
@@ -327,7 +379,7 @@ int main(int argc, char **argv) {
                                          : "");
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
         if (!test_only && get_key.empty() && !setup_db && !nginx_texts && listen.empty() &&
-            !supervise && FCGX_IsCGI())
+            !supervise && !backup && restore_archive.empty() && FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;
     }

@@ -19,7 +19,8 @@ unit_value () {
 	sed -n "s/^$2=//p" "$UNITDIR/$1" | head -n 1
 }
 
-for unit in cms-fcgi.service cms-fcgi.socket cms-fcgi-activated.service; do
+for unit in cms-fcgi.service cms-fcgi.socket cms-fcgi-activated.service cms-fcgi-backup.service \
+	cms-fcgi-backup.timer; do
 	test_expect_success "systemd-analyze verify accepts $unit without a warning" '
 		MANPATH=$P/share/man systemd-analyze verify "$UNITDIR/'"$unit"'" >verify.out 2>&1 ||
 			{ cat verify.out; false; } &&
@@ -27,7 +28,7 @@ for unit in cms-fcgi.service cms-fcgi.socket cms-fcgi-activated.service; do
 	'
 done
 
-for unit in cms-fcgi.service cms-fcgi-activated.service; do
+for unit in cms-fcgi.service cms-fcgi-activated.service cms-fcgi-backup.service; do
 	test_expect_success "systemd-analyze security gives $unit an exposure of 2.0 or less" '
 		systemd-analyze security --offline=true --threshold=20 "$UNITDIR/'"$unit"'" >security.out 2>&1 ||
 			{ grep -E "^(✗|→)" security.out; false; }
@@ -60,6 +61,19 @@ test_expect_success 'the first cms.conf logs into the LogsDirectory of both serv
 	for unit in cms-fcgi.service cms-fcgi-activated.service; do
 		test "$(dirname "$log")" = "/var/log/$(unit_value $unit LogsDirectory)" || return 1
 	done
+'
+
+test_expect_success 'the first cms.conf writes backups into a StateDirectory of cms-fcgi-backup.service' '
+	dir=$("$APP_BIN" -c "$P/etc/cms-fcgi/cms.conf" --get backup_dir) &&
+	unit_value cms-fcgi-backup.service StateDirectory | tr " " "\n" | sed "s|^|/var/lib/|" >dirs &&
+	grep -qx "$dir" dirs
+'
+
+test_expect_success 'cms-fcgi-backup.timer starts the backup daily, at a randomised moment, and catches up' '
+	test "$(unit_value cms-fcgi-backup.timer OnCalendar)" = daily &&
+	test -n "$(unit_value cms-fcgi-backup.timer RandomizedDelaySec)" &&
+	test "$(unit_value cms-fcgi-backup.timer Persistent)" = true &&
+	unit_value cms-fcgi-backup.service ExecStart | grep -q -- " --backup\$"
 '
 
 test_expect_success 'the logrotate snippet rotates the log_file of the first cms.conf' '

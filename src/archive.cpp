@@ -1,0 +1,238 @@
+// POSIX ustar (IEEE Std 1003.1-1988) writing and reading, by blocks of 512 bytes, with SHA-256
+// over each member's data. Names longer than 100 bytes use the 155-byte prefix field.
+#include "archive.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "digest.h"
+
+namespace cms::archive {
+
+namespace {
+
+constexpr size_t k_block = 512;
+constexpr size_t k_buffer = 1 << 16;
+
+// Field offsets and sizes of a ustar header.
+constexpr size_t k_name = 0, k_name_size = 100;
+constexpr size_t k_mode = 100, k_uid = 108, k_gid = 116, k_size = 124, k_mtime = 136;
+constexpr size_t k_checksum = 148, k_type = 156, k_magic = 257, k_version = 263;
+constexpr size_t k_prefix = 345, k_prefix_size = 155;
+
+void octal(char *field, size_t width, uint64_t value) {
+    // width - 1 digits and a NUL; a value that does not fit is a bug of the caller.
+    for (size_t i = width - 1; i-- > 0; value >>= 3)
+        field[i] = static_cast<char>('0' + (value & 7));
+    field[width - 1] = '\0';
+    if (value != 0)
+        throw std::runtime_error("a tar header field overflows");
+}
+
+uint64_t parse_octal(const char *field, size_t width) {
+    uint64_t value = 0;
+    size_t i = 0;
+    while (i < width && field[i] == ' ')
+        ++i;
+    for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i)
+        value = (value << 3) | static_cast<uint64_t>(field[i] - '0');
+    if (i < width && field[i] != '\0' && field[i] != ' ')
+        throw std::runtime_error("the archive is damaged: a tar header holds a bad number");
+    return value;
+}
+
+unsigned checksum(const char *block) {
+    unsigned sum = 0;
+    for (size_t i = 0; i < k_block; ++i)
+        sum += (i >= k_checksum && i < k_checksum + 8) ? ' ' : static_cast<unsigned char>(block[i]);
+    return sum;
+}
+
+std::string field_text(const char *field, size_t width) {
+    return std::string(field, strnlen(field, width));
+}
+
+} // namespace
+
+bool safe_name(const std::string &name) {
+    if (name.empty() || name[0] == '/' || name.back() == '/')
+        return false;
+    for (size_t begin = 0; begin <= name.size();) {
+        size_t end = name.find('/', begin);
+        if (end == std::string::npos)
+            end = name.size();
+        std::string part = name.substr(begin, end - begin);
+        if (part.empty() || part == "." || part == "..")
+            return false;
+        begin = end + 1;
+    }
+    return true;
+}
+
+void TarWriter::write_all(const void *data, size_t size) {
+    const char *p = static_cast<const char *>(data);
+    while (size > 0) {
+        ssize_t n = ::write(fd_, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw std::runtime_error(std::string("cannot write the archive: ") +
+                                     std::strerror(errno));
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+}
+
+void TarWriter::pad(uint64_t size) {
+    static const char zeros[k_block] = {};
+    if (size % k_block != 0)
+        write_all(zeros, k_block - size % k_block);
+}
+
+void TarWriter::header(const std::string &name, uint64_t size, int64_t mtime) {
+    char block[k_block] = {};
+    std::string prefix, rest = name;
+    if (name.size() > k_name_size) {
+        // Split at a slash: the prefix holds the directories, the name field the rest.
+        size_t slash = name.rfind('/', k_prefix_size);
+        if (slash == std::string::npos || name.size() - slash - 1 > k_name_size)
+            throw std::runtime_error("a file name is too long for the archive: '" + name + "'");
+        prefix = name.substr(0, slash);
+        rest = name.substr(slash + 1);
+    }
+    std::memcpy(block + k_name, rest.data(), rest.size());
+    std::memcpy(block + k_prefix, prefix.data(), prefix.size());
+    octal(block + k_mode, 8, 0600);
+    octal(block + k_uid, 8, 0);
+    octal(block + k_gid, 8, 0);
+    octal(block + k_size, 12, size);
+    octal(block + k_mtime, 12, static_cast<uint64_t>(std::max<int64_t>(mtime, 0)));
+    block[k_type] = '0';
+    std::memcpy(block + k_magic, "ustar", 6);
+    std::memcpy(block + k_version, "00", 2);
+    octal(block + k_checksum, 7, checksum(block));
+    block[k_checksum + 7] = ' ';
+    write_all(block, k_block);
+}
+
+std::string TarWriter::add_file(const std::string &name, int src, uint64_t size, int64_t mtime) {
+    header(name, size, mtime);
+    digest::Sha256 sha;
+    std::vector<char> buffer(k_buffer);
+    uint64_t left = size;
+    while (left > 0) {
+        ssize_t n = ::read(src, buffer.data(), std::min<uint64_t>(left, buffer.size()));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw std::runtime_error("cannot read '" + name + "': " + std::strerror(errno));
+        if (n == 0)
+            throw std::runtime_error("'" + name + "' became shorter while it was archived");
+        sha.update(buffer.data(), static_cast<size_t>(n));
+        write_all(buffer.data(), static_cast<size_t>(n));
+        left -= static_cast<uint64_t>(n);
+    }
+    char extra;
+    if (::read(src, &extra, 1) > 0)
+        throw std::runtime_error("'" + name + "' became longer while it was archived");
+    pad(size);
+    return sha.hex();
+}
+
+std::string TarWriter::add_bytes(const std::string &name, const std::string &data, int64_t mtime) {
+    header(name, data.size(), mtime);
+    write_all(data.data(), data.size());
+    pad(data.size());
+    return digest::sha256_hex(data);
+}
+
+void TarWriter::finish() {
+    static const char zeros[2 * k_block] = {};
+    write_all(zeros, sizeof zeros);
+}
+
+void TarReader::read_exactly(char *buffer, size_t size) {
+    while (size > 0) {
+        ssize_t n = ::read(fd_, buffer, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw std::runtime_error(std::string("cannot read the archive: ") +
+                                     std::strerror(errno));
+        if (n == 0)
+            throw std::runtime_error("the archive is truncated");
+        buffer += n;
+        size -= static_cast<size_t>(n);
+    }
+}
+
+bool TarReader::next(Member &member) {
+    while (left_ > 0 || padding_ > 0)
+        drain(-1);
+    char block[k_block];
+    read_exactly(block, k_block);
+    if (std::all_of(block, block + k_block, [](char c) { return c == '\0'; })) {
+        // The end: a second zero block must follow.
+        read_exactly(block, k_block);
+        if (!std::all_of(block, block + k_block, [](char c) { return c == '\0'; }) ||
+            ::read(fd_, block, 1) != 0)
+            throw std::runtime_error("the archive is damaged: data after its end marker");
+        return false;
+    }
+    if (std::memcmp(block + k_magic, "ustar", 5) != 0)
+        throw std::runtime_error("the archive is damaged: a member header is not ustar");
+    if (parse_octal(block + k_checksum, 8) != checksum(block))
+        throw std::runtime_error("the archive is damaged: a member header's checksum is wrong");
+    std::string prefix = field_text(block + k_prefix, k_prefix_size);
+    std::string name = field_text(block + k_name, k_name_size);
+    member.name = prefix.empty() ? name : prefix + "/" + name;
+    member.size = parse_octal(block + k_size, 12);
+    member.mtime = static_cast<int64_t>(parse_octal(block + k_mtime, 12));
+    member.regular = block[k_type] == '0' || block[k_type] == '\0';
+    left_ = member.size;
+    padding_ = member.size % k_block == 0 ? 0 : k_block - member.size % k_block;
+    return true;
+}
+
+size_t TarReader::read(char *buffer, size_t size) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(left_, size));
+    if (n == 0) {
+        if (padding_ > 0) {
+            // Zeros, as written: so that no byte of an archive can change unnoticed.
+            char pad[k_block];
+            read_exactly(pad, static_cast<size_t>(padding_));
+            if (!std::all_of(pad, pad + padding_, [](char c) { return c == '\0'; }))
+                throw std::runtime_error("the archive is damaged: a member's padding is not zero");
+            padding_ = 0;
+        }
+        return 0;
+    }
+    read_exactly(buffer, n);
+    left_ -= n;
+    return n;
+}
+
+std::string TarReader::drain(int out) {
+    digest::Sha256 sha;
+    std::vector<char> buffer(k_buffer);
+    while (size_t n = read(buffer.data(), buffer.size())) {
+        sha.update(buffer.data(), n);
+        for (size_t done = 0; out >= 0 && done < n;) {
+            ssize_t w = ::write(out, buffer.data() + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                throw std::runtime_error(std::string("cannot write a restored file: ") +
+                                         std::strerror(errno));
+            done += static_cast<size_t>(w);
+        }
+    }
+    return sha.hex();
+}
+
+} // namespace cms::archive

@@ -1,0 +1,269 @@
+// The --backup command. The archive's members, in order:
+//   db.sql           mariadb-dump --single-transaction of db_name: one consistent snapshot, taken
+//                    without locking writers (MariaDB gives the snapshot's binary-log position
+//                    without FLUSH TABLES WITH READ LOCK);
+//   files/<path>     the file of each lin_file row of that dump, its SHA-256 taken as it is copied
+//                    and compared with the row's;
+//   manifest.json    versions, time, binary-log position, rows per table, SHA-256 of each member,
+//                    the rows whose file was missing or did not match the row's SHA-256;
+//   manifest.sha256  the SHA-256 of manifest.json, so that no byte of the archive goes unchecked.
+// It is written as .<name>.partial next to its final name and renamed there once complete.
+#include "backup.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include <json/json.h>
+
+#include "archive.h"
+#include "backup_store.h"
+#include "config.h"
+#include "db.h"
+#include "db_tools.h"
+#include "dump_scan.h"
+#include "json.h"
+#include "schema.h"
+#include "schema_store.h"
+
+#ifndef CMS_VERSION
+#define CMS_VERSION "unknown"
+#endif
+
+namespace cms {
+
+namespace {
+
+using namespace backup_layout;
+
+std::string utc_time(std::time_t t, const char *format) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char out[64];
+    std::strftime(out, sizeof out, format, &tm);
+    return out;
+}
+
+// Closes a descriptor on every way out.
+struct Fd {
+    int fd;
+    explicit Fd(int f) : fd(f) {}
+    ~Fd() {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+};
+
+// Removes the partial archive unless it was renamed into place.
+struct Partial {
+    std::string path;
+    bool kept = false;
+    ~Partial() {
+        if (!kept)
+            ::unlink(path.c_str());
+    }
+};
+
+void sync_dir(const std::string &dir) {
+    Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (fd.fd < 0 || fsync(fd.fd) != 0)
+        throw std::runtime_error("cannot sync directory '" + dir + "': " + std::strerror(errno));
+}
+
+// The dump of config's database into path, with the binary-log position when the log is on.
+void run_dump(const Config &config, bool binlog, const std::string &scratch, const std::string &path) {
+    std::vector<std::string> argv = {"mariadb-dump", "--single-transaction", "--quick",
+                                     "--complete-insert", "--hex-blob", "--skip-add-locks"};
+    if (binlog) {
+        argv.push_back("--master-data=2");
+        argv.push_back("--gtid");
+    }
+    argv.push_back(config.db_name);
+    db_tools::run({db_tools::Command{argv, "", path}}, scratch + "/client.cnf",
+                  scratch + "/dump.err");
+}
+
+Json::Value row_entry(const dump::FileRow &row) {
+    Json::Value entry;
+    entry["id"] = Json::Int64(row.id);
+    entry["name"] = row.name;
+    entry["path"] = row.path;
+    return entry;
+}
+
+// Adds the file of row to the archive, and to mismatched when it does not hold what the row's
+// SHA-256 says; false (with a warning) when it is not on disk.
+bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::FileRow &row,
+                     Json::Value &members, Json::Value &mismatched, std::FILE *log) {
+    std::string full = config.file_store_dir + "/" + row.path;
+    Fd fd(archive::safe_name(row.path) ? ::open(full.c_str(), O_RDONLY | O_CLOEXEC) : -1);
+    struct stat st;
+    if (fd.fd < 0 || fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        std::fprintf(log, "backup: lin_file row %lld (%s) names '%s', which is not in the file "
+                          "store: not archived\n",
+                     static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
+        return false;
+    }
+    std::string member = k_files + row.path;
+    std::string sha = tar.add_file(member, fd.fd, static_cast<uint64_t>(st.st_size), st.st_mtime);
+    if (row.sha256 && *row.sha256 != sha) {
+        std::fprintf(log, "backup: '%s' (lin_file row %lld) does not hold what its row's "
+                          "sha256 says: archived as it is\n",
+                     row.path.c_str(), static_cast<long long>(row.id));
+        mismatched.append(row_entry(row));
+    }
+    members[member]["size"] = Json::UInt64(st.st_size);
+    members[member]["sha256"] = sha;
+    return true;
+}
+
+bool archive_name(const std::string &name) {
+    return name.rfind(k_name_prefix, 0) == 0 && name.size() > std::strlen(k_name_suffix) &&
+           name.compare(name.size() - std::strlen(k_name_suffix), std::string::npos,
+                        k_name_suffix) == 0;
+}
+
+// Removes the oldest archives of dir beyond keep (their names sort by time).
+void apply_retention(const std::string &dir, int64_t keep, std::FILE *log) {
+    if (keep <= 0)
+        return;
+    DIR *d = opendir(dir.c_str());
+    if (d == nullptr)
+        return;
+    std::vector<std::string> names;
+    while (const dirent *entry = readdir(d))
+        if (archive_name(entry->d_name))
+            names.push_back(entry->d_name);
+    closedir(d);
+    std::sort(names.begin(), names.end());
+    for (size_t i = 0; i + static_cast<size_t>(keep) < names.size(); ++i) {
+        std::string path = dir + "/" + names[i];
+        if (::unlink(path.c_str()) == 0)
+            std::fprintf(log, "backup: removed '%s' (backup_keep = %lld)\n", path.c_str(),
+                         static_cast<long long>(keep));
+        else
+            std::fprintf(log, "backup: cannot remove '%s': %s\n", path.c_str(),
+                         std::strerror(errno));
+    }
+}
+
+} // namespace
+
+const char *program_version() {
+    return CMS_VERSION;
+}
+
+std::string make_backup(const Config &config, const std::string &dir, std::FILE *log) {
+    db_tools::make_dirs(dir);
+    std::time_t started = std::time(nullptr);
+    std::string name = k_name_prefix + utc_time(started, "%Y%m%d-%H%M%S") + k_name_suffix;
+    std::string final_path = dir + "/" + name;
+    if (::access(final_path.c_str(), F_OK) == 0)
+        throw std::runtime_error("'" + final_path + "' exists already: one backup a second");
+
+    int64_t schema_version = 0;
+    bool binlog = false;
+    // On a Galera node these reads wait (db_sync_wait) until the node has applied every write
+    // the cluster committed before them, so the dump that follows holds all of those.
+    {
+        db::Connection conn(config);
+        SchemaStore schema_store(conn);
+        schema::State state =
+            schema::recognise(schema_store.tables(), schema_store.recorded_version());
+        if (state.kind != schema::State::Kind::known)
+            throw std::runtime_error("database '" + config.db_name + "' is not a cms-fcgi "
+                                     "database: " + (state.reason.empty() ? "it is empty"
+                                                                          : state.reason));
+        schema_version = state.version;
+        binlog = BackupStore(conn).binlog_on();
+    }
+
+    db_tools::ScratchDir scratch(dir, ".cms-backup-");
+    db_tools::write_option_file(config, scratch.path() + "/client.cnf");
+    std::string dump_path = scratch.path() + "/" + k_dump;
+    run_dump(config, binlog, scratch.path(), dump_path);
+    dump::Summary summary;
+    {
+        std::ifstream in(dump_path, std::ios::binary);
+        summary = dump::scan(in);
+    }
+    if (summary.rows.empty())
+        throw std::runtime_error("the dump of '" + config.db_name + "' holds no table");
+
+    Partial partial{dir + "/." + name + ".partial"};
+    Fd out(::open(partial.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+    if (out.fd < 0)
+        throw std::runtime_error("cannot create '" + partial.path + "': " + std::strerror(errno));
+    archive::TarWriter tar(out.fd);
+    Json::Value members(Json::objectValue);
+    {
+        Fd in(::open(dump_path.c_str(), O_RDONLY | O_CLOEXEC));
+        struct stat st;
+        if (in.fd < 0 || fstat(in.fd, &st) != 0)
+            throw std::runtime_error("cannot read the dump '" + dump_path + "'");
+        members[k_dump]["size"] = Json::UInt64(st.st_size);
+        members[k_dump]["sha256"] =
+            tar.add_file(k_dump, in.fd, static_cast<uint64_t>(st.st_size), started);
+    }
+    Json::Value missing(Json::arrayValue), mismatched(Json::arrayValue);
+    std::set<std::string> archived;
+    for (const dump::FileRow &row : summary.files) {
+        if (archived.count(row.path) != 0)
+            continue;
+        if (add_stored_file(tar, config, row, members, mismatched, log))
+            archived.insert(row.path);
+        else
+            missing.append(row_entry(row));
+    }
+
+    Json::Value manifest;
+    manifest["format"] = k_format;
+    manifest["cms_fcgi_version"] = program_version();
+    manifest["schema_version"] = Json::Int64(schema_version);
+    manifest["time"] = utc_time(started, "%Y-%m-%dT%H:%M:%SZ");
+    manifest["database"] = config.db_name;
+    if (summary.binlog) {
+        manifest["binlog"]["file"] = summary.binlog->file;
+        manifest["binlog"]["position"] = Json::UInt64(summary.binlog->position);
+        manifest["binlog"]["gtid"] = summary.binlog->gtid;
+    } else {
+        manifest["binlog"] = Json::nullValue;
+    }
+    for (const auto &[table, rows] : summary.rows)
+        manifest["tables"][table] = Json::Int64(rows);
+    manifest["members"] = members;
+    manifest["missing_files"] = missing;
+    manifest["mismatched_files"] = mismatched;
+    std::string manifest_text = json::write(manifest) + "\n";
+    std::string manifest_sha = tar.add_bytes(k_manifest, manifest_text, started);
+    tar.add_bytes(k_manifest_sum, manifest_sha + "  " + k_manifest + "\n", started);
+    tar.finish();
+    if (fsync(out.fd) != 0)
+        throw std::runtime_error("cannot sync '" + partial.path + "': " + std::strerror(errno));
+    if (::rename(partial.path.c_str(), final_path.c_str()) != 0)
+        throw std::runtime_error("cannot rename '" + partial.path + "': " + std::strerror(errno));
+    partial.kept = true;
+    sync_dir(dir);
+    std::fprintf(log, "backup: wrote '%s': schema version %lld, %zu files%s\n", final_path.c_str(),
+                 static_cast<long long>(schema_version), archived.size(),
+                 summary.binlog ? (", binary log at " + summary.binlog->file + ":" +
+                                   std::to_string(summary.binlog->position))
+                                      .c_str()
+                                : ", no binary log");
+    apply_retention(dir, config.backup_keep, log);
+    return final_path;
+}
+
+} // namespace cms

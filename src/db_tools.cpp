@@ -1,0 +1,180 @@
+// posix_spawnp of MariaDB's client programs, their option file, and the scratch directories of
+// backup and restore.
+#include "db_tools.h"
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "config.h"
+#include "log.h"
+
+extern char **environ;
+
+namespace cms::db_tools {
+
+namespace {
+
+// An option file value in double quotes, with \ and " escaped.
+std::string quoted(const std::string &value) {
+    std::string out = "\"";
+    for (char c : value) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// The last lines of path, for an error message.
+std::string tail(const std::string &path) {
+    std::ifstream in(path);
+    std::string line, last;
+    while (std::getline(in, line))
+        if (!line.empty())
+            last = line;
+    return last;
+}
+
+int open_or_throw(const std::string &path, int flags) {
+    int fd = ::open(path.empty() ? "/dev/null" : path.c_str(), flags | O_CLOEXEC, 0600);
+    if (fd < 0)
+        throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+    return fd;
+}
+
+int remove_entry(const char *path, const struct stat *, int, struct FTW *) {
+    return ::remove(path);
+}
+
+} // namespace
+
+ScratchDir::ScratchDir(const std::string &parent, const std::string &prefix) {
+    std::string pattern = parent + "/" + prefix + "XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    if (mkdtemp(buffer.data()) == nullptr)
+        throw std::runtime_error("cannot make a directory in '" + parent + "': " +
+                                 std::strerror(errno));
+    path_ = buffer.data();
+}
+
+ScratchDir::~ScratchDir() {
+    if (!remove_tree(path_))
+        log_warn("cannot remove '" + path_ + "'");
+}
+
+void write_option_file(const Config &config, const std::string &path) {
+    DbAddress address = db_addresses(config).front();
+    std::ostringstream text;
+    text << "[client]\nuser = " << quoted(config.db_user) << "\n";
+    if (!config.db_password.empty())
+        text << "password = " << quoted(config.db_password) << "\n";
+    if (!address.socket.empty())
+        text << "socket = " << quoted(address.socket) << "\n";
+    else
+        text << "host = " << quoted(address.host) << "\nport = " << address.port
+             << "\nprotocol = TCP\n";
+    // Not in [client]: mariadb-binlog refuses the option.
+    text << "[mysql]\ndefault-character-set = utf8mb4\n[mysqldump]\ndefault-character-set = "
+            "utf8mb4\n";
+    int fd = open_or_throw(path, O_WRONLY | O_CREAT | O_EXCL);
+    std::string data = text.str();
+    bool ok = ::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size());
+    if (::close(fd) != 0 || !ok)
+        throw std::runtime_error("cannot write '" + path + "'");
+}
+
+void run(const std::vector<Command> &pipeline, const std::string &option_file,
+         const std::string &error_file) {
+    int err = open_or_throw(error_file, O_WRONLY | O_CREAT | O_APPEND);
+    std::vector<pid_t> pids;
+    int in = -1;
+    std::string failure;
+    for (size_t i = 0; i < pipeline.size() && failure.empty(); ++i) {
+        const Command &cmd = pipeline[i];
+        if (in < 0)
+            in = open_or_throw(cmd.input, O_RDONLY);
+        int out, next_in = -1;
+        if (i + 1 < pipeline.size()) {
+            int fds[2];
+            if (pipe2(fds, O_CLOEXEC) != 0)
+                throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
+            out = fds[1];
+            next_in = fds[0];
+        } else {
+            out = open_or_throw(cmd.output, O_WRONLY | O_CREAT | O_TRUNC);
+        }
+        std::vector<std::string> args = cmd.argv;
+        args.insert(args.begin() + 1, "--defaults-file=" + option_file);
+        std::vector<char *> argv;
+        for (std::string &arg : args)
+            argv.push_back(arg.data());
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, in, 0);
+        posix_spawn_file_actions_adddup2(&actions, out, 1);
+        posix_spawn_file_actions_adddup2(&actions, err, 2);
+        pid_t pid;
+        int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(in);
+        ::close(out);
+        in = next_in;
+        if (rc != 0)
+            failure = "cannot start " + cmd.argv[0] + ": " + std::strerror(rc);
+        else
+            pids.push_back(pid);
+    }
+    if (in >= 0)
+        ::close(in);
+    ::close(err);
+    for (size_t i = 0; i < pids.size(); ++i) {
+        int status = 0;
+        while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR) {
+        }
+        if (failure.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+            failure = pipeline[i].argv[0] + " failed (" +
+                      (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                         : "signal " + std::to_string(WTERMSIG(status))) +
+                      "): " + tail(error_file);
+    }
+    if (!failure.empty())
+        throw std::runtime_error(failure);
+}
+
+bool remove_tree(const std::string &path) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0)
+        return errno == ENOENT;
+    return nftw(path.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0;
+}
+
+void make_dirs(const std::string &path, mode_t mode) {
+    for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+        std::string part = path.substr(0, slash);
+        if (part.empty() || part == ".") {
+        } else if (mkdir(part.c_str(), mode) == 0) {
+            if (chmod(part.c_str(), mode) != 0)
+                throw std::runtime_error("cannot set the mode of directory '" + part + "': " +
+                                         std::strerror(errno));
+        } else if (errno != EEXIST) {
+            throw std::runtime_error("cannot make directory '" + part + "': " +
+                                     std::strerror(errno));
+        }
+        if (slash == std::string::npos)
+            return;
+    }
+}
+
+} // namespace cms::db_tools

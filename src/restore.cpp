@@ -1,0 +1,405 @@
+// The --restore command, in the order that keeps a refused or failed restore from changing the
+// target: (1) read the whole archive and check every member against the manifest and the
+// manifest against manifest.sha256; (2) refuse a newer schema or a target that is not empty
+// (without --replace); (3) extract into a scratch directory beside file_store_dir and load the
+// dump into a staging database <db_name>_restore, replay the binary log into it (--until) and
+// upgrade it through sql/migrations; (4) only then swap database (one RENAME TABLE) and files
+// (two renames) into place. Until (4) a failure drops the staging copy and leaves the rest.
+#include "restore.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <mysqld_error.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include <json/json.h>
+
+#include "archive.h"
+#include "backup.h"
+#include "backup_store.h"
+#include "config.h"
+#include "db.h"
+#include "db_tools.h"
+#include "digest.h"
+#include "schema.h"
+#include "schema_store.h"
+#include "setup_db.h"
+
+namespace cms {
+
+namespace {
+
+using namespace backup_layout;
+
+constexpr uint64_t k_manifest_max_bytes = 64 << 20;
+// As FileStore makes them: nginx's workers run as another user and must read the files.
+constexpr mode_t k_dir_mode = 0755;
+constexpr mode_t k_file_mode = 0644;
+
+struct Fd {
+    int fd;
+    explicit Fd(int f) : fd(f) {}
+    ~Fd() {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+};
+
+[[noreturn]] void refuse(const std::string &archive, const std::string &why) {
+    throw std::runtime_error("refusing to restore '" + archive + "': " + why);
+}
+
+int open_archive(const std::string &path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+    return fd;
+}
+
+// The manifest of archive once every byte of it is checked; refuses anything else.
+Json::Value verify(const std::string &path) {
+    Fd fd(open_archive(path));
+    archive::TarReader tar(fd.fd);
+    std::map<std::string, std::pair<uint64_t, std::string>> seen; // name → size, SHA-256
+    std::string manifest_text, manifest_sum;
+    try {
+        archive::Member member;
+        while (tar.next(member)) {
+            if (!member.regular || !archive::safe_name(member.name) || seen.count(member.name) != 0)
+                refuse(path, "member '" + member.name + "' is not a file the archive may hold");
+            if (member.name == k_manifest || member.name == k_manifest_sum) {
+                if (member.size > k_manifest_max_bytes)
+                    refuse(path, "its " + member.name + " is too large");
+                std::string &text = member.name == k_manifest ? manifest_text : manifest_sum;
+                text.resize(static_cast<size_t>(member.size));
+                size_t got = 0;
+                while (got < text.size())
+                    got += tar.read(text.data() + got, text.size() - got);
+                seen[member.name] = {member.size, digest::sha256_hex(text)};
+                continue;
+            }
+            seen[member.name] = {member.size, tar.drain(-1)};
+        }
+    } catch (const std::runtime_error &e) {
+        if (std::string(e.what()).rfind("refusing", 0) == 0)
+            throw;
+        refuse(path, e.what());
+    }
+    if (manifest_sum.empty() || manifest_text.empty())
+        refuse(path, "it has no manifest (it is truncated, or not a cms-fcgi backup)");
+    std::string manifest_sha = digest::sha256_hex(manifest_text);
+    if (manifest_sum.substr(0, 64) != manifest_sha)
+        refuse(path, std::string(k_manifest) + " does not match " + k_manifest_sum);
+    Json::CharReaderBuilder builder;
+    std::unique_ptr<Json::CharReader> reader(builder.newCharReader());
+    Json::Value manifest;
+    std::string errors;
+    if (!reader->parse(manifest_text.data(), manifest_text.data() + manifest_text.size(),
+                       &manifest, &errors) ||
+        !manifest.isObject() || manifest["format"].asString() != k_format)
+        refuse(path, "its manifest is not one this cms-fcgi reads (" + std::string(k_format) + ")");
+    const Json::Value &members = manifest["members"];
+    if (!members.isObject() || !members.isMember(k_dump))
+        refuse(path, "its manifest names no database dump");
+    const Json::Value &binlog = manifest["binlog"];
+    if (!manifest["schema_version"].isInt64() || !manifest["tables"].isObject() ||
+        !(binlog.isNull() || (binlog["file"].isString() && binlog["position"].isUInt64())))
+        refuse(path, "its manifest lacks the schema version, the tables or the binary-log position");
+    for (const std::string &name : members.getMemberNames()) {
+        auto it = seen.find(name);
+        if (it == seen.end())
+            refuse(path, "member '" + name + "' is missing");
+        if (!members[name]["size"].isUInt64() || !members[name]["sha256"].isString())
+            refuse(path, "its manifest gives member '" + name + "' no size or SHA-256");
+        if (it->second.first != members[name]["size"].asUInt64() ||
+            it->second.second != members[name]["sha256"].asString())
+            refuse(path, "member '" + name + "' does not match its SHA-256 in the manifest");
+    }
+    for (const auto &entry : seen)
+        if (!members.isMember(entry.first) && entry.first != k_manifest &&
+            entry.first != k_manifest_sum)
+            refuse(path, "member '" + entry.first + "' is not in the manifest");
+    return manifest;
+}
+
+// Writes the archive's dump to dir/db.sql and its files below dir/store/, checking each again
+// against the manifest (the archive may have changed since it was verified).
+void extract(const std::string &path, const Json::Value &manifest, const std::string &dir) {
+    Fd fd(open_archive(path));
+    archive::TarReader tar(fd.fd);
+    const Json::Value &members = manifest["members"];
+    const std::string files = k_files;
+    archive::Member member;
+    while (tar.next(member)) {
+        if (!members.isMember(member.name))
+            continue;
+        std::string target = member.name == k_dump
+                                 ? dir + "/" + k_dump
+                                 : dir + "/store/" + member.name.substr(files.size());
+        if (member.name != k_dump && member.name.rfind(files, 0) != 0)
+            continue;
+        bool stored = member.name != k_dump;
+        db_tools::make_dirs(target.substr(0, target.rfind('/')), stored ? k_dir_mode : 0700);
+        Fd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+        if (out.fd < 0)
+            throw std::runtime_error("cannot create '" + target + "': " + std::strerror(errno));
+        if (tar.drain(out.fd) != members[member.name]["sha256"].asString())
+            throw std::runtime_error("'" + path + "' changed while it was restored");
+        if (stored && fchmod(out.fd, k_file_mode) != 0)
+            throw std::runtime_error("cannot set the mode of '" + target + "'");
+    }
+}
+
+// The local time text + 1 s: mariadb-binlog stops before the first event at --stop-datetime,
+// and --until includes its whole second. Refuses a text that is not YYYY-MM-DD HH:MM:SS.
+std::time_t parse_until(const std::string &until) {
+    std::tm tm{};
+    const char *end = strptime(until.c_str(), "%Y-%m-%d %H:%M:%S", &tm);
+    if (end == nullptr || *end != '\0')
+        throw std::runtime_error("--until '" + until + "' is not YYYY-MM-DD HH:MM:SS");
+    tm.tm_isdst = -1;
+    return std::mktime(&tm);
+}
+
+std::string local_time(std::time_t t) {
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char out[32];
+    std::strftime(out, sizeof out, "%Y-%m-%d %H:%M:%S", &tm);
+    return out;
+}
+
+bool empty_dir(const std::string &path) {
+    DIR *dir = opendir(path.c_str());
+    if (dir == nullptr)
+        return errno == ENOENT;
+    bool empty = true;
+    while (const dirent *entry = readdir(dir))
+        if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
+            empty = false;
+    closedir(dir);
+    return empty;
+}
+
+bool exists(const std::string &path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+}
+
+// Copies from to to (a hard link when they share a file system). False when it cannot.
+bool copy_file(const std::string &from, const std::string &to) {
+    db_tools::make_dirs(to.substr(0, to.rfind('/')), k_dir_mode);
+    if (::link(from.c_str(), to.c_str()) == 0)
+        return true;
+    Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
+    Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_file_mode));
+    if (in.fd < 0 || out.fd < 0)
+        return false;
+    char buffer[1 << 16];
+    for (ssize_t n; (n = ::read(in.fd, buffer, sizeof buffer)) != 0;)
+        if (n < 0 || ::write(out.fd, buffer, static_cast<size_t>(n)) != n)
+            return false;
+    return true;
+}
+
+// Drops the staging database unless the restore got past the swap.
+struct Staging {
+    BackupStore &store;
+    std::string name;
+    bool done = false;
+    ~Staging() {
+        if (!done) {
+            try {
+                store.drop_database(name);
+            } catch (const std::exception &) {
+            }
+        }
+    }
+};
+
+// The tables of config's database; none when it does not exist yet.
+std::vector<std::string> tables_of(const Config &config) {
+    try {
+        db::Connection target(config);
+        return SchemaStore(target).tables();
+    } catch (const db::DbError &e) {
+        if (e.errnum != ER_BAD_DB_ERROR)
+            throw;
+        return {};
+    }
+}
+
+std::string parent_of(const std::string &path) {
+    size_t slash = path.find_last_not_of('/') == std::string::npos
+                       ? std::string::npos
+                       : path.rfind('/', path.find_last_not_of('/'));
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+} // namespace
+
+void restore_backup(const Config &config, const std::string &archive_path,
+                    const RestoreOptions &options, std::FILE *out) {
+    Json::Value manifest = verify(archive_path);
+    int64_t version = manifest["schema_version"].asInt64();
+    if (version > schema::k_version)
+        refuse(archive_path, "its schema version " + std::to_string(version) +
+                                 " is newer than this cms-fcgi knows (" +
+                                 std::to_string(schema::k_version) + "): restore it with the "
+                                 "cms-fcgi " + manifest["cms_fcgi_version"].asString() +
+                                 " that wrote it, or a newer one");
+    std::string stop_datetime;
+    if (!options.until.empty()) {
+        if (manifest["binlog"].isNull())
+            refuse(archive_path, "it was taken without the binary log: --until has nothing to "
+                                 "replay");
+        std::time_t until = parse_until(options.until);
+        std::tm taken{};
+        const char *end = strptime(manifest["time"].asCString(), "%Y-%m-%dT%H:%M:%SZ", &taken);
+        if (end != nullptr && *end == '\0' && until < timegm(&taken))
+            refuse(archive_path, "--until '" + options.until + "' is before the archive was "
+                                 "taken (" + manifest["time"].asString() + "): restore an older "
+                                 "one");
+        stop_datetime = local_time(until + 1);
+    }
+    std::fprintf(out, "restore: '%s' checked: schema version %lld, taken %s by cms-fcgi %s\n",
+                 archive_path.c_str(), static_cast<long long>(version),
+                 manifest["time"].asString().c_str(),
+                 manifest["cms_fcgi_version"].asString().c_str());
+
+    // Statements on whole databases run from information_schema: with it as the default
+    // database, the binary log filter of a later --until (--database) never replays them.
+    Config admin = config;
+    admin.db_name = "information_schema";
+    db::Connection admin_conn(admin);
+    BackupStore admin_store(admin_conn);
+    std::vector<std::string> target_tables = tables_of(config);
+    std::string store_dir = config.file_store_dir;
+    while (store_dir.size() > 1 && store_dir.back() == '/')
+        store_dir.pop_back();
+    bool store_empty = empty_dir(store_dir);
+    if (!options.replace && (!target_tables.empty() || !store_empty))
+        refuse(archive_path, !target_tables.empty()
+                                 ? "database '" + config.db_name + "' is not empty (give " +
+                                       "--replace to replace it)"
+                                 : "file store '" + store_dir + "' is not empty (give " +
+                                       "--replace to replace it)");
+
+    std::string parent = parent_of(store_dir);
+    db_tools::make_dirs(parent, k_dir_mode);
+    db_tools::ScratchDir scratch(parent, ".cms-restore-");
+    extract(archive_path, manifest, scratch.path());
+    std::string staged_store = scratch.path() + "/store";
+    db_tools::make_dirs(staged_store, k_dir_mode);
+    std::string option_file = scratch.path() + "/client.cnf";
+    db_tools::write_option_file(config, option_file);
+    std::string errors = scratch.path() + "/tools.err";
+
+    Config staged = config;
+    staged.db_name = config.db_name + "_restore";
+    std::string aside = config.db_name + "_replaced";
+    Staging staging{admin_store, staged.db_name};
+    admin_store.recreate_database(staged.db_name);
+    db_tools::run({db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},
+                                     scratch.path() + "/" + k_dump,
+                                     ""}},
+                  option_file, errors);
+    std::fprintf(out, "restore: loaded the dump into '%s'\n", staged.db_name.c_str());
+    if (!stop_datetime.empty()) {
+        std::string source = manifest["database"].asString();
+        const Json::Value &binlog = manifest["binlog"];
+        db_tools::run({db_tools::Command{{"mariadb-binlog", "--read-from-remote-server",
+                                          "--to-last-log",
+                                          "--start-position=" + binlog["position"].asString(),
+                                          "--stop-datetime=" + stop_datetime,
+                                          "--database=" + source,
+                                          "--rewrite-db=" + source + "->" + staged.db_name,
+                                          binlog["file"].asString()},
+                                         "",
+                                         ""},
+                       db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},
+                                         "",
+                                         ""}},
+                      option_file, errors);
+        std::fprintf(out, "restore: replayed the binary log from %s:%s up to %s\n",
+                     binlog["file"].asString().c_str(), binlog["position"].asString().c_str(),
+                     options.until.c_str());
+    }
+    std::istringstream no_password;
+    setup_database(staged, no_password, false, out);
+
+    std::vector<std::string> staged_tables;
+    size_t missing = 0, late = 0;
+    {
+        db::Connection staged_conn(staged);
+        staged_tables = SchemaStore(staged_conn).tables();
+        for (const dump::FileRow &row : BackupStore(staged_conn).file_rows()) {
+            if (!archive::safe_name(row.path)) {
+                ++missing;
+                std::fprintf(out, "restore: lin_file row %lld (%s) names '%s', which is not a "
+                                  "path below the file store\n",
+                             static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
+                continue;
+            }
+            if (exists(staged_store + "/" + row.path))
+                continue;
+            // Written after the backup (a replayed row): still in the file store we replace?
+            if (options.replace && copy_file(store_dir + "/" + row.path,
+                                             staged_store + "/" + row.path)) {
+                ++late;
+                continue;
+            }
+            ++missing;
+            std::fprintf(out, "restore: lin_file row %lld (%s) names '%s', which is neither in "
+                              "the archive nor in the file store\n",
+                         static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
+        }
+    }
+
+    // The swap: the database in one statement, then the files; the database goes back if the
+    // files cannot follow.
+    target_tables = tables_of(config);
+    admin_store.create_database(config.db_name);
+    if (!target_tables.empty())
+        admin_store.recreate_database(aside);
+    admin_store.swap_in(target_tables, config.db_name, aside, staged_tables, staged.db_name);
+    std::string old_store = scratch.path() + "/replaced-store";
+    bool moved_aside = exists(store_dir) && ::rename(store_dir.c_str(), old_store.c_str()) == 0;
+    if ((exists(store_dir) && !moved_aside) ||
+        ::rename(staged_store.c_str(), store_dir.c_str()) != 0) {
+        int error_number = errno;
+        if (moved_aside)
+            ::rename(old_store.c_str(), store_dir.c_str());
+        admin_store.swap_in(staged_tables, config.db_name, staged.db_name, target_tables, aside);
+        admin_store.drop_database(aside);
+        throw std::runtime_error("cannot move the restored files to '" + store_dir +
+                                 "': " + std::strerror(error_number) + "; nothing was changed");
+    }
+    staging.done = true;
+    admin_store.drop_database(staged.db_name);
+    if (!target_tables.empty())
+        admin_store.drop_database(aside);
+    std::fprintf(out, "restore: done: database '%s' (%zu tables) and file store '%s' (%u files "
+                      "from the archive, %zu from the replaced store); %zu rows name a file "
+                      "not found\n",
+                 config.db_name.c_str(), staged_tables.size(), store_dir.c_str(),
+                 manifest["members"].size() - 1, late, missing);
+}
+
+} // namespace cms

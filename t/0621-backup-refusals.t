@@ -1,0 +1,235 @@
+#!/bin/sh
+test_description='cms-fcgi --restore checks the whole archive before it writes anything: a flipped byte, a truncated archive, a missing member, a newer schema and a target that is not empty are refused with a reason and change nothing; --replace replaces; an archive of an older schema is restored and upgraded'
+. "$(dirname "$0")/lib.sh"
+
+command -v mariadb-dump >/dev/null 2>&1 || skip_all "mariadb-dump is not installed (scripts/install-deps)"
+
+start_db --private
+start_app
+start_nginx
+
+TARGET=target_$$
+
+# The target: database $TARGET and file store $TRASH/target-assets, in restore.conf.
+# Its own log: the refusals are error: lines, which the app's log must not have.
+sed -e "s|^db_name = .*|db_name = $TARGET|" -e "s|^file_store_dir = .*|file_store_dir = $TRASH/target-assets|" \
+	-e "s|^log_file = .*|log_file = $TRASH/restore.log|" "$TRASH/cms.conf" >"$TRASH/restore.conf"
+echo "sql_dir = $TOP/sql" >>"$TRASH/restore.conf"
+
+# restore ARCHIVE [OPTIONS...]: cms-fcgi --restore into the target, its output in restore.out.
+restore () {
+	"$APP_BIN" -c "$TRASH/restore.conf" --restore "$@" >"$TRASH/restore.out" 2>&1
+}
+
+# Everything a restore could change: the databases of the server, the target's tables and rows,
+# and the files next to the file store and below it (names and contents).
+state () {
+	svc_sql "$DB_SOCKET" -N -B -e "SHOW DATABASES" &&
+	mariadb-dump --no-defaults --socket="$DB_SOCKET" --user="$svc_db_admin" --skip-dump-date \
+		--skip-comments --skip-extended-insert "$TARGET" 2>/dev/null &&
+	(cd "$TRASH" && find . -maxdepth 1 -name ".cms-restore-*") &&
+	(cd "$TRASH" && find target-assets -type f -exec sha256sum {} + 2>/dev/null | sort)
+}
+
+# refused ARCHIVE TEXT: the restore of ARCHIVE exits 1 saying TEXT, and nothing changed.
+refused () {
+	state >"$TRASH/before" &&
+	{ ! restore "$1" || { echo "the restore of $1 did not fail" >&2; return 1; }; } &&
+	grep -q "refusing to restore.*$2" "$TRASH/restore.out" || {
+		echo "no 'refusing ... $2' in:" >&2
+		cat "$TRASH/restore.out" >&2
+		return 1
+	}
+	state >"$TRASH/after" &&
+	cmp "$TRASH/before" "$TRASH/after"
+}
+
+# byte_at FILE OFFSET: flips one bit of the byte at OFFSET of FILE.
+flip_byte () {
+	python3 -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); b = f.read(1); f.seek(int(sys.argv[2]))
+f.write(bytes([b[0] ^ 1]))' "$1" "$2"
+}
+
+# The offset of the first data byte of member $2 of ustar archive $1.
+member_offset () {
+	python3 -c 'import sys, tarfile
+t = tarfile.open(sys.argv[1])
+print(next(m.offset_data for m in t.getmembers() if m.name == sys.argv[2]))' "$1" "$2"
+}
+
+test_expect_success 'setup: a backup of the seeded database with one uploaded file' '
+	login root "$ROOT_PASSWORD" &&
+	png "kept" >kept.png &&
+	http POST /cms/file "" -F file=@kept.png &&
+	expect_status 200 &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups" >archive.path 2>backup.err &&
+	cp "$(cat archive.path)" good.tar &&
+	svc_sql "$DB_SOCKET" -e "CREATE DATABASE $TARGET"
+'
+
+test_expect_success 'one byte flipped in the dump is refused, nothing changed' '
+	cp good.tar flipped.tar &&
+	flip_byte flipped.tar $(($(member_offset good.tar db.sql) + 1000)) &&
+	refused flipped.tar "db.sql.*does not match its SHA-256"
+'
+
+test_expect_success 'one byte flipped in an uploaded file is refused, nothing changed' '
+	cp good.tar flipped-file.tar &&
+	member=$(tar -tf good.tar | grep "^files/") &&
+	flip_byte flipped-file.tar "$(member_offset good.tar "$member")" &&
+	refused flipped-file.tar "does not match its SHA-256"
+'
+
+test_expect_success 'one byte flipped in the manifest is refused, nothing changed' '
+	cp good.tar flipped-manifest.tar &&
+	flip_byte flipped-manifest.tar "$(($(member_offset good.tar manifest.json) + 20))" &&
+	refused flipped-manifest.tar "manifest.json does not match manifest.sha256"
+'
+
+test_expect_success 'one byte flipped in a member header is refused, nothing changed' '
+	cp good.tar flipped-header.tar &&
+	flip_byte flipped-header.tar 1 &&
+	refused flipped-header.tar "checksum is wrong"
+'
+
+test_expect_success 'a truncated archive is refused, nothing changed' '
+	head -c "$(($(stat -c %s good.tar) - 1536))" good.tar >truncated.tar &&
+	refused truncated.tar "truncated" &&
+	head -c "$(member_offset good.tar manifest.json)" good.tar >cut-before-manifest.tar &&
+	refused cut-before-manifest.tar "truncated"
+'
+
+test_expect_success 'an archive without one of its members is refused, nothing changed' '
+	python3 -c "import sys, tarfile
+src = tarfile.open(\"good.tar\"); out = tarfile.open(\"missing.tar\", \"w\", format=tarfile.USTAR_FORMAT)
+for m in src.getmembers():
+    if not m.name.startswith(\"files/\"):
+        out.addfile(m, src.extractfile(m))
+out.close()" &&
+	refused missing.tar "member .files/.* is missing"
+'
+
+test_expect_success 'an archive of a newer schema is refused, nothing changed' '
+	db_exec "UPDATE cms_schema_version SET version = version + 1" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-newer" >newer.path 2>>backup.err &&
+	db_exec "UPDATE cms_schema_version SET version = version - 1" &&
+	refused "$(cat newer.path)" "is newer than this cms-fcgi knows"
+'
+
+test_expect_success 'the good archive restores into the empty target' '
+	restore good.tar &&
+	test "$(svc_sql "$DB_SOCKET" -N -B "$TARGET" -e "SELECT COUNT(*) FROM lin_file")" = 1 &&
+	cmp kept.png "target-assets/$(svc_sql "$DB_SOCKET" -N -B "$TARGET" -e "SELECT path FROM lin_file")"
+'
+
+test_expect_success 'a target database that is not empty is refused without --replace, nothing changed' '
+	svc_sql "$DB_SOCKET" "$TARGET" -e "INSERT INTO book (title, author, summary, image) VALUES (\"mine\", \"a\", \"s\", \"i\")" &&
+	refused good.tar "database .$TARGET. is not empty"
+'
+
+test_expect_success 'a file store that is not empty is refused without --replace, nothing changed' '
+	svc_sql "$DB_SOCKET" -e "DROP DATABASE $TARGET; CREATE DATABASE $TARGET" &&
+	refused good.tar "file store .*target-assets. is not empty"
+'
+
+test_expect_success 'with --replace the target is replaced by the archive'"'"'s database and files' '
+	svc_sql "$DB_SOCKET" -e "DROP DATABASE $TARGET; CREATE DATABASE $TARGET" &&
+	rm -rf target-assets &&
+	restore good.tar &&
+	svc_sql "$DB_SOCKET" "$TARGET" -e "INSERT INTO book (title, author, summary, image) VALUES (\"mine\", \"a\", \"s\", \"i\")" &&
+	echo extra >target-assets/extra &&
+	restore good.tar --replace &&
+	test "$(svc_sql "$DB_SOCKET" -N -B "$TARGET" -e "SELECT COUNT(*) FROM book WHERE title = \"mine\"")" = 0 &&
+	test ! -e target-assets/extra &&
+	test -z "$(svc_sql "$DB_SOCKET" -N -B -e "SHOW DATABASES LIKE \"${TARGET}_%\"")"
+'
+
+test_expect_success '--until is refused for an archive taken without the binary log, nothing changed' '
+	state >before &&
+	! restore good.tar --replace --until "2030-01-01 00:00:00" &&
+	grep -q "without the binary log" restore.out &&
+	state >after &&
+	cmp before after
+'
+
+test_expect_success 'an archive of the released schema is restored, then upgraded through sql/migrations' '
+	svc_sql "$DB_SOCKET" -e "CREATE DATABASE old_$$ CHARACTER SET utf8mb4" &&
+	svc_sql "$DB_SOCKET" "old_$$" <"$TOP/sql/migrations/0001-released.sql" &&
+	svc_sql "$DB_SOCKET" "old_$$" <"$TOP/sql/seed.sql" &&
+	sed "s|^db_name = .*|db_name = old_$$|" cms.conf >old.conf &&
+	"$APP_BIN" -c old.conf --backup "$TRASH/backups-old" >old.path 2>>backup.err &&
+	test "$(tar -xOf "$(cat old.path)" manifest.json | jq .schema_version)" = 1 &&
+	restore "$(cat old.path)" --replace &&
+	grep -q "upgrading to" restore.out &&
+	"$APP_BIN" -c restore.conf -t >/dev/null 2>&1 &&
+	test "$(svc_sql "$DB_SOCKET" -N -B "$TARGET" -e "SELECT version FROM cms_schema_version")" = \
+		"$(ls "$TOP/sql/migrations" | sed -n "s/^\([0-9]*\)-.*\.sql$/\1/p" | sort -n | tail -n 1 | sed "s/^0*//")"
+'
+
+test_expect_success 'a restore that fails half-way (its upgrade cannot read sql/migrations) changes nothing' '
+	state >before &&
+	sed "s|^sql_dir = .*|sql_dir = $TRASH/no-sql|" restore.conf >no-sql.conf &&
+	! "$APP_BIN" -c no-sql.conf --restore "$(cat old.path)" --replace >failed-restore.out 2>&1 &&
+	grep -q "loaded the dump" failed-restore.out &&
+	grep -q "no-sql" failed-restore.out &&
+	state >after &&
+	cmp before after
+'
+
+test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name' '
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
+		VALUES (\"2020/01/01/gone.png\", \"LOCAL\", \"gone.png\", \".png\", 3, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-gone" >gone.path 2>gone.err &&
+	db_exec "DELETE FROM lin_file WHERE name = \"gone.png\"" &&
+	grep -q "gone.png.*not in the file store" gone.err &&
+	tar -xOf "$(cat gone.path)" manifest.json | jq -e ".missing_files[0].name == \"gone.png\"" &&
+	restore "$(cat gone.path)" --replace &&
+	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out
+'
+
+test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says is archived, reported and listed' '
+	path=$(db_exec "SELECT path FROM lin_file WHERE sha256 IS NOT NULL LIMIT 1") &&
+	cp "$FILE_STORE_DIR/$path" saved.png &&
+	echo damaged >>"$FILE_STORE_DIR/$path" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-mismatch" >mismatch.path 2>mismatch.err &&
+	cp saved.png "$FILE_STORE_DIR/$path" &&
+	grep -q "$path.*does not hold what its row.s sha256 says" mismatch.err &&
+	tar -xOf "$(cat mismatch.path)" manifest.json | jq -e ".mismatched_files[0].path == \"$path\""
+'
+
+test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves nothing in the directory' '
+	sed -e "s|^db_name = .*|db_name = no_such_db_$$|" -e "s|^log_file = .*|log_file = $TRASH/failed.log|" \
+		cms.conf >broken.conf &&
+	mkdir failed &&
+	! "$APP_BIN" -c broken.conf --backup "$TRASH/failed" >failed.out 2>failed.err &&
+	grep -q "no_such_db_$$" failed.err &&
+	grep -q "error: backup failed: .*no_such_db_$$" failed.log &&
+	test -z "$(ls -A failed)" &&
+	test ! -s failed.out
+'
+
+# Waits until the clock is in a later second than when it was called (archives are named by it).
+next_second () {
+	local s
+	s=$(date +%s)
+	poll_until 20 test_later "$s"
+}
+test_later () {
+	test "$(date +%s)" -gt "$1"
+}
+
+test_expect_success 'after each backup the oldest archives beyond backup_keep are removed' '
+	sed "s|^backup_keep = .*||" cms.conf >keep.conf &&
+	echo "backup_keep = 2" >>keep.conf &&
+	for i in 1 2 3; do
+		next_second &&
+		"$APP_BIN" -c keep.conf --backup "$TRASH/kept" >>kept.paths 2>>kept.err || exit 1
+	done &&
+	ls kept >left &&
+	sed -n "2,3p" kept.paths | xargs -n1 basename >expected-left &&
+	cmp expected-left left &&
+	grep -q "removed .*backup_keep = 2" kept.err
+'
+
+test_done
