@@ -19,6 +19,7 @@
 #include "config.h"
 #include "db.h"
 #include "db_health.h"
+#include "env_file.h"
 #include "errors.h"
 #include "fcgi_loop.h"
 #include "json.h"
@@ -39,16 +40,22 @@ namespace {
 constexpr int k_listen_backlog = 1024;
 
 void usage() {
-    std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
-               "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
+    std::fputs("usage: cms-fcgi [-c FILE] [--env FILE] [--listen HOST:PORT|PATH] [--supervise] [-t]\n"
+               "                [--get KEY]\n"
+               "       cms-fcgi [-c FILE] [--env FILE] --setup-db [--db-admin USER]\n"
+               "                (root's password from stdin, or generated and printed)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
+               "  --env FILE     KEY=VALUE lines (cms.env) put in the environment first\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
                "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
                "  --get KEY      print the effective value of a config key, then exit\n"
                "  --setup-db     create the schema in an empty database or upgrade it, then exit\n"
+               "  --db-admin USER  with --setup-db: as MariaDB's USER over the local socket\n"
+               "                 (unix_socket authentication), first create db_name and the\n"
+               "                 account db_user@localhost with db_password (never empty)\n"
                "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
                "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n",
                stderr);
@@ -253,6 +260,8 @@ int main(int argc, char **argv) {
     std::string config_path;
     std::string listen;
     std::string get_key;
+    std::string env_file;
+    std::string db_admin;
     bool test_only = false;
     bool supervise = false;
     bool setup_db = false;
@@ -264,6 +273,10 @@ int main(int argc, char **argv) {
             config_path = argv[++i];
         } else if (arg == "--listen" && has_value) {
             listen = argv[++i];
+        } else if (arg == "--env" && has_value) {
+            env_file = argv[++i];
+        } else if (arg == "--db-admin" && has_value) {
+            db_admin = argv[++i];
         } else if (arg == "--get" && has_value) {
             get_key = argv[++i];
         } else if (arg == "--supervise") {
@@ -281,9 +294,15 @@ int main(int argc, char **argv) {
             return arg == "-h" || arg == "--help" ? 0 : 2;
         }
     }
+    if (!db_admin.empty() && !setup_db) {
+        usage();
+        return 2;
+    }
     if (config_path.empty() && std::getenv("CMS_CONFIG") != nullptr)
         config_path = std::getenv("CMS_CONFIG");
     try {
+        if (!env_file.empty())
+            cms::load_env_file(env_file);
         cms::Config config = cms::load_config(config_path);
         if (!get_key.empty()) {
             std::printf("%s\n", cms::config_value(config, get_key).c_str());
@@ -297,7 +316,10 @@ int main(int argc, char **argv) {
         if (setup_db) {
             if (!init_client_library())
                 throw std::runtime_error("cannot initialise the MariaDB client library");
-            cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
+            if (db_admin.empty())
+                cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
+            else
+                cms::setup_database_as(db_admin, config, std::cin, isatty(0) != 0, stdout);
             mysql_library_end();
             return 0;
         }
