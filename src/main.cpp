@@ -1,5 +1,6 @@
 // cms-fcgi entry: argv → config → message table → database → FastCGI loop (or one CGI request).
 // Start-up failures print one line to stderr and exit 1.
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +14,9 @@
 #include <fcgiapp.h>
 #include <mysql.h>
 #include <openssl/crypto.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -130,6 +133,22 @@ int listening_socket(const std::string &listen) {
     return fd;
 }
 
+// The unix socket file this process (or the master it re-executed from) made from listen, which
+// a clean stop removes; empty for a TCP socket and for one inherited from spawn-fcgi or a systemd
+// socket unit, whose file is theirs. Compared with the socket's own address, so that a re-exec
+// after listen changed never removes a file the socket is not bound to.
+std::string own_socket_file(const std::string &listen, int fd) {
+    if (fd < 0 || listen.empty() || listen.find(':') != std::string::npos)
+        return "";
+    sockaddr_un address{};
+    socklen_t length = sizeof address;
+    if (getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0 ||
+        address.sun_family != AF_UNIX)
+        return "";
+    std::string bound(address.sun_path, strnlen(address.sun_path, sizeof address.sun_path));
+    return bound == listen ? bound : "";
+}
+
 // What one thread of a worker needs of its own: the database connection (with its statements)
 // and the parsers and key that keep state between calls. The config, the message table and the
 // pool's health state are shared. A CGI request's connection is one-shot: it serves one request,
@@ -238,20 +257,28 @@ void check_schema_at_start(const cms::Config &config) {
 
 int serve(const cms::Config &config, const cms::Messages &messages, bool supervise, char **argv) {
     int listen_fd = listening_socket(config.listen);
+    std::string socket_file = own_socket_file(config.listen, listen_fd);
     if (listen_fd >= 0)
         check_schema_at_start(config);
-    if (!supervise)
-        return run_worker_process(config, messages, listen_fd, nullptr);
-    if (listen_fd < 0)
-        throw std::runtime_error("--supervise needs a listening socket: give --listen, or start "
-                                 "it under spawn-fcgi or a systemd socket unit");
-    // Made before the first fork: every worker of this master shares it.
-    cms::DbHealthShared *shared = cms::db_health_shared_memory();
-    std::string exe = own_path(argv[0]);
-    return cms::run_supervisor(
-        config, listen_fd,
-        [&](int fd) { return run_worker_process(config, messages, fd, shared); }, exe.c_str(),
-        argv);
+    int status;
+    if (!supervise) {
+        status = run_worker_process(config, messages, listen_fd, nullptr);
+    } else {
+        if (listen_fd < 0)
+            throw std::runtime_error("--supervise needs a listening socket: give --listen, or "
+                                     "start it under spawn-fcgi or a systemd socket unit");
+        // Made before the first fork: every worker of this master shares it.
+        cms::DbHealthShared *shared = cms::db_health_shared_memory();
+        std::string exe = own_path(argv[0]);
+        status = cms::run_supervisor(
+            config, listen_fd,
+            [&](int fd) { return run_worker_process(config, messages, fd, shared); },
+            exe.c_str(), argv);
+    }
+    // Stopped (a re-exec never returns here): nothing listens on the file any more.
+    if (!socket_file.empty() && unlink(socket_file.c_str()) != 0 && errno != ENOENT)
+        cms::log_warn("cannot remove socket '" + socket_file + "': " + std::strerror(errno));
+    return status;
 }
 
 } // namespace
