@@ -52,14 +52,18 @@ $(BIN): src/main.o $(LIB)
 		$(if $(filter 1,$(SANITIZE)),$(LIB_LIBS),$(BIN_LIBS))
 
 $(UNIT): $(UNIT_OBJ) $(LIB)
-	@[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install libcppunit-dev" \
-		"(scripts/install-deps test), then run ./configure again" >&2; exit 1; }
+	$(CPPUNIT_CHECK)
 	$(CXX) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LIB_LIBS) $(CPPUNIT_LIBS)
 
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
+# A production build configures without CppUnit; the unit tests then say what is missing.
+CPPUNIT_CHECK = @[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install" \
+	"libcppunit-dev (scripts/install-deps test), then run ./configure again" >&2; exit 1; }
+
 t/unit/%.o: t/unit/%.cpp config.mk
+	$(CPPUNIT_CHECK)
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
 
 # libFuzzer harnesses (fuzz/*.cpp, see fuzz/README.md). They link the same library, compiled again
