@@ -41,7 +41,7 @@ test_expect_success 'make on a fresh clone asks only for the build and runtime p
 	installed >asked &&
 	cat asked &&
 	for p in build-essential autoconf pkg-config libfcgi-dev libmariadb-dev libargon2-dev \
-		libgd-dev mariadb-server nginx-light logrotate; do
+		libgd-dev mariadb-server nginx-light logrotate openssl; do
 		grep -qx "$p" asked || { echo "not asked for: $p"; return 1; }
 	done &&
 	for p in apache2 apache2-suexec-pristine libapache2-mod-fcgid galera-4 wrk clang-14 \
