@@ -4,6 +4,11 @@ test_description='a fresh clone: make installs only what building and running ne
 
 command -v autoreconf >/dev/null 2>&1 || skip_all "autoconf is not installed (scripts/install-deps build)"
 command -v pkg-config >/dev/null 2>&1 || skip_all "pkg-config is not installed (scripts/install-deps build)"
+command -v git >/dev/null 2>&1 || skip_all "git is not installed: the test copies the checkout's tracked files"
+
+# A user typing make in a fresh clone: nothing of the make that runs this file (make check's jobs,
+# SANITIZE=1) reaches the clone's.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # A fresh clone of this checkout's tracked files in directory $1 (so that uncommitted changes are
 # what is tested): no configure, no config.mk, no objects, no doc/node_modules.
