@@ -1,5 +1,7 @@
 # cms-fcgi top-level Makefile (hand-written). Includes config.mk, which configure writes;
-# on a fresh clone it installs what is missing and runs autoconf + configure first.
+# on a fresh clone it installs what is missing and runs autoconf + configure first (what is
+# missing to build and run for `make` and `make install`; for the targets that test, all).
+# `autoreconf -i && ./configure && make` installs nothing (README, Installing).
 
 -include config.mk
 
@@ -28,8 +30,14 @@ PROVE ?= prove
 
 all: $(BIN)
 
+# The groups of scripts/install-deps that a fresh clone's config.mk installs first: the goals that
+# test, run or render install what they use (as the deps target would), the rest (`make`, `make
+# install`) only what a production host needs to build and run.
+DEPS_GOALS = deps check unit test run cluster check-cluster bench battery fuzz fuzz-build fuzz-merge docs
+DEPS_GROUPS = $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),all,build run)
+
 config.mk: configure.ac config.mk.in
-	scripts/install-deps
+	scripts/install-deps $(DEPS_GROUPS)
 	aclocal
 	autoconf
 	./configure
@@ -44,6 +52,7 @@ $(BIN): src/main.o $(LIB)
 		$(if $(filter 1,$(SANITIZE)),$(LIB_LIBS),$(BIN_LIBS))
 
 $(UNIT): $(UNIT_OBJ) $(LIB)
+	$(CPPUNIT_CHECK)
 	$(CXX) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LIB_LIBS) $(CPPUNIT_LIBS)
 
 src/%.o: src/%.cpp config.mk
@@ -54,7 +63,12 @@ CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' c
 src/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 src/backup.o: configure.ac
 
+# A production build configures without CppUnit; the unit tests then say what is missing.
+CPPUNIT_CHECK = @[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install" \
+	"libcppunit-dev (scripts/install-deps test), then run ./configure again" >&2; exit 1; }
+
 t/unit/%.o: t/unit/%.cpp config.mk
+	$(CPPUNIT_CHECK)
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
 
 # libFuzzer harnesses (fuzz/*.cpp, see fuzz/README.md). They link the same library, compiled again
@@ -80,9 +94,12 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 fuzz/build/%: fuzz/%.cpp $(FUZZ_LIB)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LIB_LIBS)
 
-# Every Debian package needed to build, run and test (a no-op when all are present).
+# Every Debian package needed to build, run and test (a no-op when all are present), then
+# configure again when it ran without CppUnit (a production build) and CppUnit is there now.
 deps:
-	@scripts/install-deps
+	@scripts/install-deps all
+	@[ ! -f config.status ] || [ -n "$(CPPUNIT_LIBS)" ] || \
+		! pkg-config --exists cppunit || { ./config.status --recheck && ./config.status; }
 
 # The README's test command: installs what is missing, builds, then every unit test and every
 # black-box test through prove, then the cluster tests (not when CHECK_FILES names the files).
@@ -133,12 +150,14 @@ check-cluster: deps
 db:
 	@scripts/db
 
-bench: $(BIN)
+bench: deps
+	$(MAKE) $(BIN)
 	bench/run
 
 # The robustness battery (battery/README.md): malformed input, killed workers, a lost database,
 # slow clients and restarts, against a private instance under battery/out/.
-battery: $(BIN)
+battery: deps
+	$(MAKE) $(BIN)
 	battery/run
 
 # Each harness for FUZZ_SECONDS on its corpus (new inputs go to fuzz/build/corpus/, crashes to

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <fcntl.h>
+
 #include <errmsg.h>
 #include <mysqld_error.h>
 
@@ -102,6 +104,8 @@ Connected connect_configured(const Config &config) {
                                static_cast<unsigned>(address.port), socket,
                                CLIENT_FOUND_ROWS) != nullptr &&
             node_ready(mysql, config)) {
+            // libmariadb opens its socket without close-on-exec; no connection may cross an exec.
+            fcntl(static_cast<int>(mysql_get_socket(mysql)), F_SETFD, FD_CLOEXEC);
             out.mysql = mysql;
             return out;
         }

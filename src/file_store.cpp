@@ -39,7 +39,9 @@ constexpr const char *k_sql_insert_file =
     "VALUES (?, 'LOCAL', ?, ?, ?, ?, ?)";
 
 // nginx workers run as another user than the pool and must read what we store, whatever the
-// pool's umask.
+// pool's umask (fchmod and chmod ignore it): uploads are public at /assets/ anyway. Who may reach
+// them is decided by the mode of file_store_dir and its parents (0750 and the group cms-fcgi
+// under the systemd units).
 constexpr mode_t k_dir_mode = 0755;
 constexpr mode_t k_file_mode = 0644;
 

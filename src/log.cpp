@@ -22,6 +22,10 @@ std::atomic<FILE *> &log_stream_ref() {
     return stream;
 }
 
+// "e": close-on-exec (O_CLOEXEC). The master re-executes itself on USR2 and opens log_file again;
+// without it every reload kept the previous handle open, in the master and in every worker.
+constexpr const char *k_log_mode = "ae";
+
 std::string &log_path_ref() {
     static std::string path;
     return path;
@@ -63,7 +67,7 @@ pid_t log_pid() {
 }
 
 bool log_open(const char *path) {
-    FILE *f = std::fopen(path, "a");
+    FILE *f = std::fopen(path, k_log_mode);
     if (f == nullptr)
         return false;
     log_stream_ref() = f;
@@ -74,7 +78,7 @@ bool log_open(const char *path) {
 bool log_reopen() {
     if (log_path_ref().empty())
         return true;
-    FILE *f = std::freopen(log_path_ref().c_str(), "a", log_stream_ref());
+    FILE *f = std::freopen(log_path_ref().c_str(), k_log_mode, log_stream_ref());
     if (f != nullptr)
         return true;
     // freopen closed the old stream whatever happened: fall back to stderr rather than lose lines.

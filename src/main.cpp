@@ -1,5 +1,6 @@
 // cms-fcgi entry: argv → config → message table → database → FastCGI loop (or one CGI request).
 // Start-up failures print one line to stderr and exit 1.
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -13,13 +14,16 @@
 #include <fcgiapp.h>
 #include <mysql.h>
 #include <openssl/crypto.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "backup.h"
 #include "config.h"
 #include "db.h"
 #include "db_health.h"
+#include "env_file.h"
 #include "errors.h"
 #include "fcgi_loop.h"
 #include "json.h"
@@ -41,19 +45,25 @@ namespace {
 constexpr int k_listen_backlog = 1024;
 
 void usage() {
-    std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
-               "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
+    std::fputs("usage: cms-fcgi [-c FILE] [--env FILE] [--listen HOST:PORT|PATH] [--supervise] [-t]\n"
+               "                [--get KEY]\n"
+               "       cms-fcgi [-c FILE] [--env FILE] --setup-db [--db-admin USER]\n"
+               "                (root's password from stdin, or generated and printed)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "       cms-fcgi [-c FILE] --backup [DIR]\n"
                "       cms-fcgi [-c FILE] --restore ARCHIVE [--replace] [--until 'YYYY-MM-DD HH:MM:SS']\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else ~/.config/cms-fcgi/cms.conf\n"
                "                 when it exists, else defaults + CMS_* env)\n"
+               "  --env FILE     KEY=VALUE lines (cms.env) put in the environment first\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
                "  --supervise    run `workers` worker processes and keep them running (the pool)\n"
                "  -t             check the config and the message file, then exit\n"
                "  --get KEY      print the effective value of a config key, then exit\n"
                "  --setup-db     create the schema in an empty database or upgrade it, then exit\n"
+               "  --db-admin USER  with --setup-db: as MariaDB's USER over the local socket\n"
+               "                 (unix_socket authentication), first create db_name and the\n"
+               "                 account db_user@localhost with db_password (never empty)\n"
                "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
                "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n"
                "  --backup [DIR] write an archive of the database and the files to DIR (default\n"
@@ -131,6 +141,22 @@ int listening_socket(const std::string &listen) {
         throw std::runtime_error("cannot set the mode of socket '" + listen + "'");
     cms::log_info("listening on " + listen);
     return fd;
+}
+
+// The unix socket file this process (or the master it re-executed from) made from listen, which
+// a clean stop removes; empty for a TCP socket and for one inherited from spawn-fcgi or a systemd
+// socket unit, whose file is theirs. Compared with the socket's own address, so that a re-exec
+// after listen changed never removes a file the socket is not bound to.
+std::string own_socket_file(const std::string &listen, int fd) {
+    if (fd < 0 || listen.empty() || listen.find(':') != std::string::npos)
+        return "";
+    sockaddr_un address{};
+    socklen_t length = sizeof address;
+    if (getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0 ||
+        address.sun_family != AF_UNIX)
+        return "";
+    std::string bound(address.sun_path, strnlen(address.sun_path, sizeof address.sun_path));
+    return bound == listen ? bound : "";
 }
 
 // What one thread of a worker needs of its own: the database connection (with its statements)
@@ -241,20 +267,28 @@ void check_schema_at_start(const cms::Config &config) {
 
 int serve(const cms::Config &config, const cms::Messages &messages, bool supervise, char **argv) {
     int listen_fd = listening_socket(config.listen);
+    std::string socket_file = own_socket_file(config.listen, listen_fd);
     if (listen_fd >= 0)
         check_schema_at_start(config);
-    if (!supervise)
-        return run_worker_process(config, messages, listen_fd, nullptr);
-    if (listen_fd < 0)
-        throw std::runtime_error("--supervise needs a listening socket: give --listen, or start "
-                                 "it under spawn-fcgi or a systemd socket unit");
-    // Made before the first fork: every worker of this master shares it.
-    cms::DbHealthShared *shared = cms::db_health_shared_memory();
-    std::string exe = own_path(argv[0]);
-    return cms::run_supervisor(
-        config, listen_fd,
-        [&](int fd) { return run_worker_process(config, messages, fd, shared); }, exe.c_str(),
-        argv);
+    int status;
+    if (!supervise) {
+        status = run_worker_process(config, messages, listen_fd, nullptr);
+    } else {
+        if (listen_fd < 0)
+            throw std::runtime_error("--supervise needs a listening socket: give --listen, or "
+                                     "start it under spawn-fcgi or a systemd socket unit");
+        // Made before the first fork: every worker of this master shares it.
+        cms::DbHealthShared *shared = cms::db_health_shared_memory();
+        std::string exe = own_path(argv[0]);
+        status = cms::run_supervisor(
+            config, listen_fd,
+            [&](int fd) { return run_worker_process(config, messages, fd, shared); },
+            exe.c_str(), argv);
+    }
+    // Stopped (a re-exec never returns here): nothing listens on the file any more.
+    if (!socket_file.empty() && unlink(socket_file.c_str()) != 0 && errno != ENOENT)
+        cms::log_warn("cannot remove socket '" + socket_file + "': " + std::strerror(errno));
+    return status;
 }
 
 // --backup (into dir, backup_dir when empty) or --restore archive; the archive's path on stdout,
@@ -290,6 +324,8 @@ int main(int argc, char **argv) {
     std::string config_path;
     std::string listen;
     std::string get_key;
+    std::string env_file;
+    std::string db_admin;
     bool test_only = false;
     bool supervise = false;
     bool setup_db = false;
@@ -304,6 +340,10 @@ int main(int argc, char **argv) {
             config_path = argv[++i];
         } else if (arg == "--listen" && has_value) {
             listen = argv[++i];
+        } else if (arg == "--env" && has_value) {
+            env_file = argv[++i];
+        } else if (arg == "--db-admin" && has_value) {
+            db_admin = argv[++i];
         } else if (arg == "--get" && has_value) {
             get_key = argv[++i];
         } else if (arg == "--supervise") {
@@ -331,11 +371,17 @@ int main(int argc, char **argv) {
             return arg == "-h" || arg == "--help" ? 0 : 2;
         }
     }
+    if (!db_admin.empty() && !setup_db) {
+        usage();
+        return 2;
+    }
     if (config_path.empty() && std::getenv("CMS_CONFIG") != nullptr)
         config_path = std::getenv("CMS_CONFIG");
     if (config_path.empty())
         config_path = cms::home_config_path();
     try {
+        if (!env_file.empty())
+            cms::load_env_file(env_file);
         cms::Config config = cms::load_config(config_path);
         if (!get_key.empty()) {
             std::printf("%s\n", cms::config_value(config, get_key).c_str());
@@ -349,7 +395,10 @@ int main(int argc, char **argv) {
         if (setup_db) {
             if (!init_client_library())
                 throw std::runtime_error("cannot initialise the MariaDB client library");
-            cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
+            if (db_admin.empty())
+                cms::setup_database(config, std::cin, isatty(0) != 0, stdout);
+            else
+                cms::setup_database_as(db_admin, config, std::cin, isatty(0) != 0, stdout);
             mysql_library_end();
             return 0;
         }

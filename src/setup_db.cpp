@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "account_store.h"
 #include "config.h"
 #include "db.h"
 #include "password.h"
@@ -27,6 +28,8 @@ namespace {
 
 constexpr int64_t k_root_user_id = 1;
 constexpr size_t k_generated_password_length = 16;
+// The service's account is made for connections from this host, the only ones --db-admin makes.
+constexpr const char *k_account_host = "localhost";
 
 std::string read_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
@@ -121,7 +124,40 @@ void upgrade(const Config &config, db::Connection &conn, int64_t from, std::FILE
     }
 }
 
+// An administrator reaches the database over the local unix socket only.
+bool on_this_host(const Config &config) {
+    return config.db_hosts.empty() && (!config.db_socket.empty() || config.db_host == "localhost");
+}
+
 } // namespace
+
+void setup_database_as(const std::string &admin, const Config &config, std::istream &in,
+                       bool in_is_terminal, std::FILE *out) {
+    if (config.db_password.empty())
+        throw std::runtime_error("db_password is empty: refusing to create the account '" +
+                                 config.db_user + "' without a password (set CMS_DB_PASSWORD in "
+                                 "cms.env and give it with --env)");
+    if (!on_this_host(config))
+        throw std::runtime_error("--db-admin creates the database on this host only (db_socket, "
+                                 "or db_host localhost): create the database and the account on "
+                                 "the database's host, then run --setup-db without it");
+    Config as_admin = config;
+    as_admin.db_user = admin;
+    as_admin.db_password.clear();
+    as_admin.db_name.clear();
+    {
+        db::Connection conn(as_admin);
+        AccountStore accounts(conn);
+        accounts.create_database(config.db_name);
+        accounts.set_service_account(config.db_user, k_account_host, config.db_password,
+                                     config.db_name);
+    }
+    std::fprintf(out, "database '%s' and account '%s'@'%s' (password from db_password) are "
+                      "there\n",
+                 config.db_name.c_str(), config.db_user.c_str(), k_account_host);
+    as_admin.db_name = config.db_name;
+    setup_database(as_admin, in, in_is_terminal, out);
+}
 
 void setup_database(const Config &config, std::istream &in, bool in_is_terminal, std::FILE *out) {
     db::Connection conn(config);

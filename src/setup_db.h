@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <istream>
+#include <string>
 
 namespace cms {
 
@@ -14,5 +15,13 @@ struct Config;
 // when in is a terminal or empty. Throws std::runtime_error (db::DbError included) for a
 // database it does not recognise, one newer than it knows, missing SQL files and SQL failures.
 void setup_database(const Config &config, std::istream &in, bool in_is_terminal, std::FILE *out);
+
+// What setup_database does, preceded by what an administrator does once: connected as the
+// MariaDB account admin (over the local unix socket: unix_socket authentication, no password),
+// creates the database db_name and the account db_user@localhost with db_password, refused when
+// empty, then sets up the database as that administrator. Throws std::runtime_error before
+// changing anything for an empty db_password or a database that is not on this host.
+void setup_database_as(const std::string &admin, const Config &config, std::istream &in,
+                       bool in_is_terminal, std::FILE *out);
 
 } // namespace cms

@@ -1,0 +1,66 @@
+// Account storage: CREATE DATABASE, CREATE USER, ALTER USER and GRANT. These take no ? for a name
+// or a password, so names are checked to be plain identifiers and the password reaches the
+// statement only as the hash the server computed from a bound parameter.
+#include "account_store.h"
+
+#include <stdexcept>
+
+#include "db.h"
+
+namespace cms {
+
+namespace {
+
+constexpr const char *k_sql_password_hash = "SELECT PASSWORD(?)";
+
+// Letters, digits, _ and $: what needs no quoting in an identifier, and cannot end a quoted one.
+void check_name(const char *what, const std::string &name) {
+    bool plain = !name.empty() && name.size() <= 64;
+    for (char c : name)
+        plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '_' || c == '$');
+    if (!plain)
+        throw std::runtime_error(std::string("refusing to create ") + what + " '" + name +
+                                 "': use letters, digits, _ and $ only");
+}
+
+// "*" and 40 upper-case hex digits (mysql_native_password), as PASSWORD() answers.
+bool native_hash(const std::string &hash) {
+    if (hash.size() != 41 || hash[0] != '*')
+        return false;
+    for (size_t i = 1; i < hash.size(); ++i)
+        if (!((hash[i] >= '0' && hash[i] <= '9') || (hash[i] >= 'A' && hash[i] <= 'F')))
+            return false;
+    return true;
+}
+
+} // namespace
+
+void AccountStore::create_database(const std::string &name) {
+    check_name("database", name);
+    db_.run_script("CREATE DATABASE IF NOT EXISTS `" + name +
+                   "` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci");
+}
+
+void AccountStore::set_service_account(const std::string &user, const std::string &host,
+                                       const std::string &password, const std::string &database) {
+    check_name("account", user);
+    check_name("account host", host);
+    check_name("database", database);
+    db::Statement &stmt = db_.statement(k_sql_password_hash).execute({password});
+    std::string hash;
+    if (stmt.next())
+        hash = stmt.text(0);
+    while (stmt.next()) {
+    }
+    if (!native_hash(hash))
+        throw std::runtime_error("the server's PASSWORD() answered no mysql_native_password hash");
+    std::string account = "'" + user + "'@'" + host + "'";
+    // ALTER as well: an account made before, without a password or with another, gets this one.
+    db_.run_script("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY PASSWORD '" + hash +
+                   "'; ALTER USER " + account + " IDENTIFIED BY PASSWORD '" + hash +
+                   "'; GRANT SELECT, INSERT, UPDATE, DELETE ON `" + database + "`.* TO " +
+                   account);
+}
+
+} // namespace cms

@@ -1,0 +1,29 @@
+// Account storage: the SQL that creates the service's database and its MariaDB account, run by
+// `--setup-db --db-admin` over an administrator's connection. Nothing here reads the config.
+#pragma once
+
+#include <string>
+
+namespace cms {
+
+namespace db {
+class Connection;
+}
+
+class AccountStore {
+  public:
+    explicit AccountStore(db::Connection &db) : db_(db) {}
+
+    // Creates database name (utf8mb4) unless it exists. Throws for a name that is not a plain
+    // identifier (letters, digits, _ and $).
+    void create_database(const std::string &name);
+    // Creates the account user@host, or gives an existing one, password (the server hashes it),
+    // then grants it what the service needs on database: SELECT, INSERT, UPDATE, DELETE.
+    void set_service_account(const std::string &user, const std::string &host,
+                             const std::string &password, const std::string &database);
+
+  private:
+    db::Connection &db_;
+};
+
+} // namespace cms

@@ -1,0 +1,55 @@
+#!/bin/sh
+test_description='a clean stop removes the socket file the pool made from listen, and leaves the one spawn-fcgi made'
+. "$(dirname "$0")/lib.sh"
+
+start_db
+start_app workers=2
+
+set_socket_path OWN_SOCKET own.sock
+sed "s|^log_file = .*|log_file = $TRASH/own.log|" "$TRASH/cms.conf" >"$TRASH/own.conf"
+echo "listen = $OWN_SOCKET" >>"$TRASH/own.conf"
+
+# Starts cms-fcgi --supervise on the listen key of own.conf, as cms-fcgi.service does (--listen),
+# and waits until its 2 workers run; OWN_PID is the master.
+start_own () {
+	rm -f own.pid &&
+	OWN_PID=$(svc_spawn "$TRASH/own.pid" "$TRASH/own.log" "$APP_BIN" -c "$TRASH/own.conf" \
+		--supervise --listen "$OWN_SOCKET") &&
+	two_workers () {
+		test "$(svc_children "$OWN_PID" | wc -l)" -eq 2
+	} &&
+	poll_until 50 two_workers &&
+	test -S "$OWN_SOCKET"
+}
+
+test_atexit 'svc_kill "$(cat "$TRASH/own.pid" 2>/dev/null)" TERM 150'
+
+test_expect_success 'TERM: the pool that made its socket from listen removes the file' '
+	start_own &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	! test -e "$OWN_SOCKET"
+'
+
+test_expect_success 'after a USR2 re-exec, TERM still removes the file' '
+	start_own &&
+	kill -USR2 "$OWN_PID" &&
+	restarted () {
+		grep -q "restarting: re-executing" own.log && svc_alive "$OWN_PID" &&
+		test "$(svc_children "$OWN_PID" | wc -l)" -eq 2
+	} &&
+	poll_until 100 restarted &&
+	test -S "$OWN_SOCKET" &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	! test -e "$OWN_SOCKET"
+'
+
+test_expect_success 'TERM to the pool spawn-fcgi gave its socket: the file is spawn-fcgi'"'"'s, and stays' '
+	test -S "$APP_SOCKET" &&
+	svc_pool_stop "$TRASH/pool.pid" &&
+	test -S "$APP_SOCKET"
+'
+POOL_PID=
+
+test_done
