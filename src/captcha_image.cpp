@@ -63,8 +63,7 @@ std::string png(std::string_view code) {
     Dice dice;
     gdFontPtr font = gdFontGetGiant();
     Image small = create(k_small_width, k_small_height);
-    int paper = gdImageColorAllocate(small.get(), 250, 248, 240); // index 0: the background
-    (void)paper;
+    gdImageColorAllocate(small.get(), 250, 248, 240); // the first colour is the background
     int advance = (k_small_width - 2) / static_cast<int>(code.size());
     for (std::size_t i = 0; i < code.size(); ++i) {
         int x = 1 + static_cast<int>(i) * advance + dice.roll(std::max(1, advance - font->w));
@@ -74,7 +73,7 @@ std::string png(std::string_view code) {
     }
 
     Image out = create(k_image_width, k_image_height);
-    gdImageColorAllocate(out.get(), 250, 248, 240);
+    gdImageColorAllocate(out.get(), 250, 248, 240); // the same paper
     double amplitude = 2.0 + dice.roll(3);
     double period = 40.0 + dice.roll(40);
     double phase = dice.roll(64) * k_pi / 32;

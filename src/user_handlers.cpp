@@ -247,7 +247,7 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     std::string password = new_password(body, "new_password", problems);
     problems.check();
     // Guessing the current password here is guessing it at login: same counts, same limit.
-    (void)refuse_if_throttled(ctx.user->username, req.remote_addr, ctx);
+    refuse_if_throttled(ctx.user->username, req.remote_addr, ctx);
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
     if (!identity || !password::verify(old_password, identity->credential))
