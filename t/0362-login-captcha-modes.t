@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='login_captcha off (never an image, whatever the failures) and always (every login, from the first, through nginx and as a plain CGI program)'
+test_description='login_captcha off (never an image, whatever the failures) and always (every login, from the first, through nginx and as a plain CGI program); a tag older than login_captcha_ttl is refused'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -109,6 +109,37 @@ test_expect_success 'always, as CGI: the same tag again is refused with 400 1026
 		CONTENT_LENGTH="$(wc -c <cgi-login.json)" HTTP_TAG="$tag" <cgi-login.json &&
 	head -n 1 again | grep -q "^Status: 400" &&
 	jq -e ".code == 10260" again.body
+'
+
+stop_app
+start_app login_captcha=always login_captcha_ttl=1
+svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 100 2>>"$TRASH/fixture.log" ||
+	bail_out "the pool with login_captcha_ttl=1 did not answer"
+
+# past EPOCH: the clock is past EPOCH.
+past () {
+	test "$(date +%s)" -gt "$1"
+}
+
+test_expect_success 'login_captcha_ttl=1: a tag expires 1 s after it is handed out' '
+	now=$(date +%s) &&
+	captcha 4 &&
+	tag=$(jq -r .tag body) &&
+	expires=$("$TOP/t/captcha-tag" open "$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret)" "$tag" |
+		cut -d" " -f2) &&
+	test "$expires" -ge $((now + 1)) &&
+	test "$expires" -le $(($(date +%s) + 1)) &&
+	echo "$tag" >short.tag
+'
+
+test_expect_success 'login_captcha_ttl=1: once the clock is past its expiry, the tag and its right code are refused' '
+	tag=$(cat short.tag) &&
+	expires=$("$TOP/t/captcha-tag" open "$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret)" "$tag" |
+		cut -d" " -f2) &&
+	poll_until 50 past "$expires" &&
+	try_login alice "$USER_PASSWORD" 4 "$(code_of "$tag")" "$tag" &&
+	expect_status 400 &&
+	expect_json .code 10260
 '
 
 test_done
