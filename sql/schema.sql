@@ -162,6 +162,16 @@ CREATE TABLE IF NOT EXISTS cms_idempotency (
   KEY idempotency_time (create_time)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
+-- The login captcha tags that have been tried (README, "Login captcha"), by the nonce each tag
+-- carries: a tag is good for one try on every worker and every host. A row is needed only until
+-- its tag expires; expired rows are deleted by the next captcha tried.
+CREATE TABLE IF NOT EXISTS cms_captcha_spent (
+  nonce char(24) CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'the tag''s nonce, hex',
+  expires bigint unsigned NOT NULL COMMENT 'the tag''s expiry, seconds since the epoch',
+  PRIMARY KEY (nonce),
+  KEY captcha_spent_expires (expires)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
 -- The schema version of this database: what `cms-fcgi --setup-db` upgrades from and the service
 -- checks at connect (src/schema.cpp). One row. Version 1, the first release, had no such table.
 CREATE TABLE IF NOT EXISTS cms_schema_version (
@@ -172,4 +182,4 @@ CREATE TABLE IF NOT EXISTS cms_schema_version (
   CONSTRAINT schema_version_one_row CHECK (id = 1)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
-INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 3);
+INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 4);

@@ -63,8 +63,9 @@ std::optional<std::string> decode_padded(std::string_view text, std::size_t padd
 
 } // namespace
 
-std::string encode_url(std::string_view bytes) {
+std::string encode_std(std::string_view bytes) {
     std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
     unsigned char buf[k_encode_chunk / 3 * 4 + 1];
     for (std::size_t pos = 0; pos < bytes.size(); pos += k_encode_chunk) {
         std::string_view chunk = bytes.substr(pos, k_encode_chunk);
@@ -72,6 +73,11 @@ std::string encode_url(std::string_view bytes) {
                                 static_cast<int>(chunk.size()));
         out.append(reinterpret_cast<const char *>(buf), static_cast<std::size_t>(n));
     }
+    return out;
+}
+
+std::string encode_url(std::string_view bytes) {
+    std::string out = encode_std(bytes);
     while (!out.empty() && out.back() == '=')
         out.pop_back();
     for (char &c : out) {

@@ -1,4 +1,5 @@
-// Base64 text <-> bytes for JWT (url alphabet, no padding) and stored hashes (standard, padded).
+// Base64 text <-> bytes for JWT (url alphabet, no padding), stored hashes and data: URLs
+// (standard, padded).
 // Decoders are strict and canonical: anything another decoder might read differently is refused.
 #pragma once
 
@@ -10,6 +11,9 @@ namespace cms::base64 {
 
 // Encodes bytes as base64url without '=' padding (RFC 7515 §2).
 std::string encode_url(std::string_view bytes);
+
+// Encodes bytes as standard base64 with '=' padding (RFC 4648 §4).
+std::string encode_std(std::string_view bytes);
 
 // Decodes unpadded base64url; nullopt on any character outside [A-Za-z0-9_-], on '=', on a length
 // of 1 mod 4 or on non-zero unused trailing bits.

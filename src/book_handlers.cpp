@@ -57,6 +57,17 @@ Response capped_list(const std::vector<Book> &books, int64_t total) {
     return res;
 }
 
+// The q of a search: any text (absent is empty, which every title contains), but UTF-8.
+std::string search_text(const Request &req) {
+    std::string q = req.query("q").value_or("");
+    if (!utf8::valid_text(q)) {
+        validate::Problems problems;
+        problems.add("q", FieldText::book_query_utf8);
+        problems.check();
+    }
+    return q;
+}
+
 ApiError book_not_found() { return ApiError(404, Code::book_not_found).fall_back_to(Code::not_found); }
 
 } // namespace
@@ -82,15 +93,17 @@ Response handle_book_list(const Request &req, Ctx &ctx) {
 }
 
 Response handle_book_search(const Request &req, Ctx &ctx) {
-    std::string q = req.query("q").value_or("");
-    if (!utf8::valid_text(q)) {
-        validate::Problems problems;
-        problems.add("q", FieldText::book_query_utf8);
-        problems.check();
-    }
+    std::string q = search_text(req);
     int64_t total = 0;
     std::vector<Book> books = BookStore(ctx.db).search(q, ctx.config.list_max_rows, total);
     return capped_list(books, total);
+}
+
+Response handle_book_search_one(const Request &req, Ctx &ctx) {
+    std::optional<Book> book = BookStore(ctx.db).first_match(search_text(req));
+    if (!book)
+        throw book_not_found();
+    return Response::json(200, book_json(*book));
 }
 
 Response handle_book_create(const Request &req, Ctx &ctx) {

@@ -68,6 +68,15 @@ std::vector<Book> BookStore::search(const std::string &text, int64_t limit, int6
     return read_books(db_.statement(k_sql_search_books).execute({pattern, limit}));
 }
 
+std::optional<Book> BookStore::first_match(const std::string &text) {
+    db::Statement &stmt =
+        db_.statement(k_sql_search_books).execute({db::like_literal(text), int64_t(1)});
+    std::optional<Book> book;
+    while (stmt.next()) // one row at most; read to the end so that the statement is done
+        book = read_book(stmt);
+    return book;
+}
+
 int64_t BookStore::insert(const BookFields &f) {
     db::Statement &stmt =
         db_.statement(k_sql_insert_book).execute({f.title, f.author, f.summary, f.image});

@@ -41,6 +41,8 @@ class BookStore {
     // The first limit books by id whose title contains text literally (% and _ match
     // themselves), and the total count of those that do.
     std::vector<Book> search(const std::string &text, int64_t limit, int64_t &total);
+    // The live book of lowest id whose title contains text literally; nullopt when none does.
+    std::optional<Book> first_match(const std::string &text);
     int64_t insert(const BookFields &fields);
     // false when no live book has the id.
     bool update(int64_t id, const BookFields &fields);

@@ -75,6 +75,9 @@ const Key k_keys[] = {
     CMS_INT(login_failure_window, 300, 1, 86400),
     CMS_INT(login_address_max_failures, 50, 1, 100000),
     CMS_INT(login_username_max_failures, 100, 1, 100000),
+    CMS_TEXT(login_captcha, "after_failures"),
+    CMS_INT(login_captcha_after, 3, 1, 100000),
+    CMS_INT(login_captcha_ttl, 300, 1, 86400),
     CMS_INT(list_max_rows, 1000, 1, 100000),
     // --backup (backup.cpp)
     CMS_TEXT(backup_dir, "var/backups"),
@@ -236,6 +239,10 @@ void check_config(const Config &config) {
         throw ConfigError("jwt_secret is shorter than " + std::to_string(k_min_secret_bytes) +
                           " bytes");
     db_addresses(config);
+    if (config.login_captcha != "off" && config.login_captcha != "always" &&
+        config.login_captcha != "after_failures")
+        throw ConfigError("login_captcha '" + config.login_captcha +
+                          "' is none of off, always, after_failures");
     if (config.listen.rfind(":", 0) == 0)
         throw ConfigError("listen '" + config.listen + "' has no host: it would listen on every "
                           "interface; write 127.0.0.1" + config.listen);

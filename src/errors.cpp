@@ -66,6 +66,7 @@ const Fallback k_fallback_texts[] = {
     {Code::too_many_files, "too many files"},
     {Code::file_extension, "file extension not allowed"},
     {Code::too_many_requests, "too many requests, try again later"},
+    {Code::captcha_wrong, "enter the correct captcha"},
     {Code::type_error, "wrong type"},
     {Code::body_empty, "request body must not be empty"},
     {Code::body_too_large, "request body too large"},

@@ -61,6 +61,7 @@ enum class Code : int {
     too_many_files = 10121,
     file_extension = 10130,
     too_many_requests = 10140,
+    captcha_wrong = 10260,
     type_error = 10160,
     body_empty = 10170,
     body_too_large = 10300,

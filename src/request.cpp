@@ -80,6 +80,7 @@ Request read_request_head(const ParamLookup &param) {
     req.origin = param_or_empty(param, "HTTP_ORIGIN");
     req.remote_addr = param_or_empty(param, "REMOTE_ADDR");
     req.idempotency_key = param_or_empty(param, "HTTP_IDEMPOTENCY_KEY");
+    req.captcha_tag = param_or_empty(param, "HTTP_TAG");
 
     // The mount point is the web server's business: nginx (fastcgi_split_path_info) and Apache
     // (ScriptAlias) pass the part below it as PATH_INFO. Without one, take REQUEST_URI.

@@ -26,6 +26,7 @@ struct Request {
     std::string origin;
     std::string remote_addr;
     std::string idempotency_key; // the Idempotency-Key header, as sent
+    std::string captcha_tag;     // the tag header of a login (a captcha's sealed tag), as sent
     std::string body;
     bool body_read = false;          // read_request_body ran (a retried request reads no more)
     std::vector<std::string> params; // path parameters captured by the router, in order

@@ -41,6 +41,7 @@ const std::vector<Route> &route_table() {
 
         {"GET",    "/v1/book",                             A::everyone, k_none,        handle_book_list, nullptr, k_no_body},
         {"GET",    "/v1/book/search",                      A::everyone, k_none,        handle_book_search, nullptr, k_no_body},
+        {"GET",    "/v1/book/search/one",                  A::everyone, k_none,        handle_book_search_one, nullptr, k_no_body},
         {"GET",    "/v1/book/{id}",                        A::everyone, k_none,        handle_book_get, nullptr, k_no_body},
         {"POST",   "/v1/book",                             A::login,    k_none,        handle_book_create},
         {"PUT",    "/v1/book/{id}",                        A::login,    k_none,        handle_book_update},

@@ -17,7 +17,7 @@ class Connection;
 namespace schema {
 
 // The version of sql/schema.sql, and the only one the service runs on.
-constexpr int64_t k_version = 3;
+constexpr int64_t k_version = 4;
 
 // What a database is, judged by its tables and the row of cms_schema_version.
 struct State {

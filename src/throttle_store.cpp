@@ -31,11 +31,12 @@ LoginFailures ThrottleStore::recent(const std::string &username, const std::stri
         failures.username = by_username.integer(0);
         failures.pair = by_username.integer(1);
     }
-    db::Statement &by_address =
-        db_.statement(k_sql_count_address_failures).execute({address, window_seconds});
-    if (by_address.next())
-        failures.address = by_address.integer(0);
+    failures.address = address_failures(address, window_seconds);
     return failures;
+}
+
+int64_t ThrottleStore::address_failures(const std::string &address, int64_t window_seconds) {
+    return db_.statement(k_sql_count_address_failures).execute({address, window_seconds}).scalar();
 }
 
 void ThrottleStore::record_failure(const std::string &username, const std::string &address,

@@ -27,6 +27,8 @@ class ThrottleStore {
     // The failures of username and of address within the last window_seconds.
     LoginFailures recent(const std::string &username, const std::string &address,
                          int64_t window_seconds);
+    // The failures from address, for any username, within the last window_seconds.
+    int64_t address_failures(const std::string &address, int64_t window_seconds);
     // Counts one failure of username from address, pruning rows older than window_seconds.
     void record_failure(const std::string &username, const std::string &address,
                         int64_t window_seconds);

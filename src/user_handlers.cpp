@@ -1,7 +1,12 @@
-// User routes: validation texts of survey §2.4, login with re-hash, registration rules of §4.1.
+// User routes: validation texts of survey §2.4, login with captcha and re-hash, registration rules
+// of §4.1.
 #include "user_handlers.h"
 
 #include "auth.h"
+#include "base64.h"
+#include "captcha.h"
+#include "captcha_image.h"
+#include "captcha_store.h"
 #include "config.h"
 #include "context.h"
 #include "errors.h"
@@ -47,12 +52,28 @@ ApiError taken(UserWrite result) {
                                                           : Code::username_taken);
 }
 
-// 429/10140 when the throttling rule refuses a password check of username from address.
-void refuse_if_throttled(const std::string &username, const std::string &address, Ctx &ctx) {
+// 429/10140 when the throttling rule refuses a password check of username from address;
+// otherwise the counts it judged.
+LoginFailures refuse_if_throttled(const std::string &username, const std::string &address,
+                                  Ctx &ctx) {
     LoginFailures failures =
         ThrottleStore(ctx.db).recent(username, address, ctx.config.login_failure_window);
     if (login_refused(failures, ctx.config))
         throw ApiError(429, Code::too_many_requests);
+    return failures;
+}
+
+// Whether the login's tag header opens, was never tried before, has not expired, and seals the
+// code typed as `captcha`. The tag is spent whatever the answer: one guess per image.
+bool captcha_solved(const Json::Value &body, const Request &req, Ctx &ctx) {
+    std::optional<captcha::Opened> tag =
+        captcha::open(req.captcha_tag, captcha::derive_key(ctx.config.jwt_secret));
+    if (!tag)
+        return false;
+    bool first_try = CaptchaStore(ctx.db).spend(tag->nonce, tag->expires);
+    const Json::Value &typed = body["captcha"];
+    return first_try && tag->expires > now_seconds() && typed.isString() &&
+           captcha::code_matches(tag->code, typed.asString());
 }
 
 Json::Value user_permissions_json(const std::vector<PermissionRow> &rows) {
@@ -87,7 +108,10 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
                                                    FieldText::password_new_not_blank,
                                                    FieldText::login_password_length, problems);
     problems.check();
-    refuse_if_throttled(username, req.remote_addr, ctx);
+    LoginFailures failures = refuse_if_throttled(username, req.remote_addr, ctx);
+    // Which of missing, wrong, expired, spent or forged it was is not told: each is one failure.
+    if (login_captcha_asked(failures.address, ctx.config) && !captcha_solved(body, req, ctx))
+        return fail_password(username, req, ctx, ApiError(400, Code::captcha_wrong));
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
     // Unknown user and wrong password look alike, down to the time a hash takes.
@@ -168,13 +192,26 @@ Response handle_user_update(const Request &req, Ctx &ctx) {
     return message(200, Code::user_updated, req, ctx);
 }
 
-Response handle_user_captcha(const Request &, Ctx &) {
-    // Captcha is off (the default of every Lin CMS backend); the client calls this on every
-    // login page load and shows no captcha box for a null image.
+Response handle_user_captcha(const Request &req, Ctx &ctx) {
+    // The client calls this on every login page load and after every failed login, and shows no
+    // captcha box for a null image: the address's own failures decide, as they do at login.
+    int64_t failures = ctx.config.login_captcha == "after_failures"
+                           ? ThrottleStore(ctx.db).address_failures(
+                                 req.remote_addr, ctx.config.login_failure_window)
+                           : 0;
     Json::Value out(Json::objectValue);
     out["tag"] = Json::nullValue;
     out["image"] = Json::nullValue;
-    return Response::json(200, out);
+    if (login_captcha_asked(failures, ctx.config)) {
+        std::string code = captcha::new_code();
+        out["tag"] = captcha::seal(code, captcha::derive_key(ctx.config.jwt_secret),
+                                   captcha::random_bytes(captcha::k_nonce_size),
+                                   now_seconds() + ctx.config.login_captcha_ttl);
+        out["image"] = "data:image/png;base64," + base64::encode_std(captcha::png(code));
+    }
+    Response res = Response::json(200, out);
+    res.header("Cache-Control", "no-store");
+    return res;
 }
 
 Response handle_user_permissions(const Request &, Ctx &ctx) {

@@ -5,7 +5,7 @@ test_description='login throttling: failures counted per (username, address), pe
 # Requests come from loopback source addresses 127.0.0.N (nginx listens on 127.0.0.1), so each test
 # picks the client address it needs.
 start_db
-start_app login_max_failures=3 login_address_max_failures=6 login_username_max_failures=5 \
+start_app login_captcha=off login_max_failures=3 login_address_max_failures=6 login_username_max_failures=5 \
 	login_failure_window=60
 start_nginx
 

@@ -23,7 +23,7 @@ test_expect_success 'a database at schema version 2 answers 503 with the databas
 '
 
 test_expect_success 'the log names both versions and the upgrade command' '
-	grep -q "error: database .* has schema version 2, this cms-fcgi needs version 3: upgrade it with \`cms-fcgi -c FILE --setup-db\`" app.log
+	grep -q "error: database .* has schema version 2, this cms-fcgi needs version 4: upgrade it with \`cms-fcgi -c FILE --setup-db\`" app.log
 '
 
 test_expect_success 'a database without cms_schema_version (the first release) answers the same 503' '
@@ -31,20 +31,20 @@ test_expect_success 'a database without cms_schema_version (the first release) a
 	http GET /v1/book/7 &&
 	expect_status 503 &&
 	expect_json .code 10302 &&
-	grep -q "error: database .* has schema version 1, this cms-fcgi needs version 3" app.log
+	grep -q "error: database .* has schema version 1, this cms-fcgi needs version 4" app.log
 '
 
-test_expect_success 'a database a newer cms-fcgi upgraded (version 4) answers the same 503, saying so' '
+test_expect_success 'a database a newer cms-fcgi upgraded (version 5) answers the same 503, saying so' '
 	db_exec "RENAME TABLE t_version_aside TO cms_schema_version;
-		UPDATE cms_schema_version SET version = 4" &&
+		UPDATE cms_schema_version SET version = 5" &&
 	http GET /v1/book/7 &&
 	expect_status 503 &&
 	expect_json .code 10302 &&
-	grep -q "error: database .* has schema version 4, .*: a newer cms-fcgi upgraded it" app.log
+	grep -q "error: database .* has schema version 5, .*: a newer cms-fcgi upgraded it" app.log
 '
 
-test_expect_success 'back at version 3, book 7 is served' '
-	db_exec "UPDATE cms_schema_version SET version = 3" &&
+test_expect_success 'back at version 4, book 7 is served' '
+	db_exec "UPDATE cms_schema_version SET version = 4" &&
 	http GET /v1/book/7 &&
 	expect_status 200 &&
 	expect_json .title "三体"

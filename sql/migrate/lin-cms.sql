@@ -38,7 +38,7 @@ BEGIN NOT ATOMIC
     WHERE TABLE_SCHEMA = DATABASE() AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'
       AND TABLE_NAME IN ('book', 'lin_user', 'lin_user_identity', 'lin_group', 'lin_user_group',
                          'lin_permission', 'lin_group_permission', 'lin_log', 'lin_file',
-                         'cms_login_failure', 'cms_idempotency')
+                         'cms_login_failure', 'cms_idempotency', 'cms_captcha_spent')
       AND INDEX_NAME NOT IN ('username_del', 'email_del', 'name_del', 'md5_del', 'name_module',
                              'username_live', 'email_live', 'name_live', 'module_name_live',
                              'md5_live', 'sha256_live', 'idempotency_scope_key',
@@ -51,9 +51,9 @@ END//
 
 DELIMITER ;
 
--- 2. The tables the database lacks (cms_login_failure, cms_idempotency; book when it has none),
---    as sql/schema.sql creates them (the tests compare the migrated schema with it). Existing
---    tables are left to the steps below.
+-- 2. The tables the database lacks (cms_login_failure, cms_idempotency, cms_captcha_spent; book
+--    when it has none), as sql/schema.sql creates them (the tests compare the migrated schema
+--    with it). Existing tables are left to the steps below.
 CREATE TABLE IF NOT EXISTS book (
   id int unsigned NOT NULL AUTO_INCREMENT,
   title varchar(50) NOT NULL,
@@ -90,6 +90,13 @@ CREATE TABLE IF NOT EXISTS cms_idempotency (
   PRIMARY KEY (id),
   UNIQUE KEY idempotency_scope_key (user_id, address, idem_key),
   KEY idempotency_time (create_time)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+
+CREATE TABLE IF NOT EXISTS cms_captcha_spent (
+  nonce char(24) CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'the tag''s nonce, hex',
+  expires bigint unsigned NOT NULL COMMENT 'the tag''s expiry, seconds since the epoch',
+  PRIMARY KEY (nonce),
+  KEY captcha_spent_expires (expires)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
 -- The schema version this script converts to (sql/schema.sql records the same), so that
@@ -401,4 +408,4 @@ ALTER TABLE lin_file
     ADD KEY IF NOT EXISTS file_md5 (md5);
 
 -- 7. Done: the database is at the version of sql/schema.sql.
-INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 3);
+INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 4);

@@ -8,6 +8,7 @@
 
 using cms::base64::decode_std;
 using cms::base64::decode_url;
+using cms::base64::encode_std;
 using cms::base64::encode_url;
 
 class Base64Test : public CppUnit::TestFixture {
@@ -23,6 +24,8 @@ class Base64Test : public CppUnit::TestFixture {
     CPPUNIT_TEST(decode_url_rejects_whitespace_and_other_bytes);
     CPPUNIT_TEST(decode_url_rejects_length_one_mod_four);
     CPPUNIT_TEST(decode_url_rejects_nonzero_unused_bits);
+    CPPUNIT_TEST(encode_std_matches_rfc4648_vectors_with_padding);
+    CPPUNIT_TEST(std_round_trip_keeps_every_byte_at_every_length);
     CPPUNIT_TEST(decode_std_reads_padded_text);
     CPPUNIT_TEST(decode_std_reads_plus_and_slash);
     CPPUNIT_TEST(decode_std_rejects_missing_padding);
@@ -46,6 +49,22 @@ class Base64Test : public CppUnit::TestFixture {
     void encode_url_uses_dash_and_underscore() {
         // Standard base64 of these bytes is "+/8=".
         CPPUNIT_ASSERT_EQUAL(std::string("-_8"), encode_url("\xfb\xff"));
+    }
+
+    void encode_std_matches_rfc4648_vectors_with_padding() {
+        CPPUNIT_ASSERT_EQUAL(std::string(""), encode_std(""));
+        CPPUNIT_ASSERT_EQUAL(std::string("Zg=="), encode_std("f"));
+        CPPUNIT_ASSERT_EQUAL(std::string("Zm8="), encode_std("fo"));
+        CPPUNIT_ASSERT_EQUAL(std::string("Zm9vYmFy"), encode_std("foobar"));
+        CPPUNIT_ASSERT_EQUAL(std::string("+/8="), encode_std("\xfb\xff"));
+    }
+
+    void std_round_trip_keeps_every_byte_at_every_length() {
+        std::string bytes;
+        for (int i = 0; i < 300; ++i) {
+            CPPUNIT_ASSERT_EQUAL(bytes, decode_std(encode_std(bytes)).value());
+            bytes.push_back(static_cast<char>(i * 7 + 3));
+        }
     }
 
     void url_round_trip_keeps_every_byte_at_every_length() {

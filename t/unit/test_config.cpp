@@ -94,6 +94,7 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(check_refuses_31_byte_secret);
     CPPUNIT_TEST(check_refuses_lin_cms_default_secret);
     CPPUNIT_TEST(check_refuses_listen_without_host);
+    CPPUNIT_TEST(check_refuses_unknown_login_captcha_mode);
     CPPUNIT_TEST(check_accepts_32_byte_secret);
     CPPUNIT_TEST(config_value_gives_text_int_and_list_keys);
     CPPUNIT_TEST(config_value_of_unknown_key_throws);
@@ -293,6 +294,18 @@ class ConfigTest : public CppUnit::TestFixture {
         c.listen = ":9000";
         std::string what = check_error(c);
         CPPUNIT_ASSERT_MESSAGE(what, contains(what, ":9000"));
+    }
+
+    void check_refuses_unknown_login_captcha_mode() {
+        Config c = with_secret(k_secret_32);
+        CPPUNIT_ASSERT_EQUAL(std::string("after_failures"), c.login_captcha);
+        for (const char *mode : {"off", "always", "after_failures"}) {
+            c.login_captcha = mode;
+            CPPUNIT_ASSERT_NO_THROW(check_config(c));
+        }
+        c.login_captcha = "sometimes";
+        std::string what = check_error(c);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "login_captcha 'sometimes'"));
     }
 
     void check_accepts_32_byte_secret() {

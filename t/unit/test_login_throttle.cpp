@@ -1,11 +1,13 @@
 // Unit tests for src/login_throttle.cpp: each limit at its boundary, and the attempts the rule must
-// never refuse (another address, an address without failures once the username is at its ceiling).
+// never refuse (another address, an address without failures once the username is at its ceiling),
+// and when a captcha is asked in each login_captcha mode.
 #include "config.h"
 #include "login_throttle.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 
 using cms::Config;
+using cms::login_captcha_asked;
 using cms::login_refused;
 using cms::LoginFailures;
 
@@ -40,6 +42,8 @@ class LoginThrottleTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(username_at_its_ceiling_refuses_an_address_that_failed_for_it);
     CPPUNIT_TEST(username_at_its_ceiling_lets_an_address_without_failures_through);
     CPPUNIT_TEST(username_at_its_ceiling_lets_through_an_address_that_failed_only_elsewhere);
+    CPPUNIT_TEST(captcha_after_failures_is_asked_from_login_captcha_after_on);
+    CPPUNIT_TEST(captcha_always_and_off_ignore_the_failures);
     CPPUNIT_TEST_SUITE_END();
 
     void no_failures_is_let_through() { CPPUNIT_ASSERT(!refused(0, 0, 0)); }
@@ -75,6 +79,25 @@ class LoginThrottleTest : public CppUnit::TestFixture {
 
     void username_at_its_ceiling_lets_through_an_address_that_failed_only_elsewhere() {
         CPPUNIT_ASSERT(!refused(0, 10, 5));
+    }
+
+    void captcha_after_failures_is_asked_from_login_captcha_after_on() {
+        Config config;
+        CPPUNIT_ASSERT_EQUAL(std::string("after_failures"), config.login_captcha);
+        CPPUNIT_ASSERT_EQUAL(int64_t(3), config.login_captcha_after);
+        CPPUNIT_ASSERT(!login_captcha_asked(0, config));
+        CPPUNIT_ASSERT(!login_captcha_asked(2, config));
+        CPPUNIT_ASSERT(login_captcha_asked(3, config));
+        CPPUNIT_ASSERT(login_captcha_asked(40, config));
+    }
+
+    void captcha_always_and_off_ignore_the_failures() {
+        Config config;
+        config.login_captcha = "always";
+        CPPUNIT_ASSERT(login_captcha_asked(0, config));
+        config.login_captcha = "off";
+        CPPUNIT_ASSERT(!login_captcha_asked(0, config));
+        CPPUNIT_ASSERT(!login_captcha_asked(1000, config));
     }
 };
 

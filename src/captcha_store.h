@@ -1,0 +1,26 @@
+// Login captcha storage: the nonces of the tags that have been tried (cms_captcha_spent), so that
+// a tag is good for one try on every worker and every host. No HTTP here, and no crypto.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cms {
+
+namespace db {
+class Connection;
+}
+
+class CaptchaStore {
+  public:
+    explicit CaptchaStore(db::Connection &db) : db_(db) {}
+
+    // Records that the tag of nonce (raw bytes), valid until expires (seconds since the epoch),
+    // has been tried; false when it had been already. Deletes some rows of expired tags first.
+    bool spend(const std::string &nonce, int64_t expires);
+
+  private:
+    db::Connection &db_;
+};
+
+} // namespace cms
