@@ -77,7 +77,7 @@ test_expect_success 'step 3 again changes nothing, and gives an account made wit
 	svc_sql "$DB_SOCKET" -e "ALTER USER '"'"'$U'"'"'@'"'"'localhost'"'"' IDENTIFIED BY '"'"''"'"'" &&
 	new_shell step3.sh >again.out &&
 	cat again.out &&
-	grep -q "is at schema version 3: nothing to do" again.out &&
+	grep -q "is at schema version [0-9][0-9]*: nothing to do" again.out &&
 	expect_db "SELECT COUNT(*) FROM mysql.user WHERE User = '"'"'$U'"'"'
 		AND authentication_string <> '"'"''"'"'" 1
 '
