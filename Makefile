@@ -25,7 +25,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery lint docs clean distclean \
+.PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery mutants lint docs clean distclean \
 	install uninstall fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
@@ -174,6 +174,11 @@ fuzz-merge: $(FUZZ_BIN)
 # which make run's nginx serves at /docs/.
 docs: deps
 	scripts/docs
+
+# The mutation survey: each bug of mutants/list planted in turn in a scratch copy, built, and
+# the tests it names run; fails when one survives (M="name ..." runs some). Slow: see README.
+mutants: $(BIN) $(UNIT)
+	scripts/mutants $(M)
 
 # Rules of STYLE.md that grep can check.
 lint:

@@ -9,10 +9,12 @@ start_app
 start_nginx
 
 # slow.pl MODE FROM COUNT REOPENED: keeps COUNT connections from address FROM to nginx open, as
-# a slowloris tool does: each one nginx closes is opened again at once, and the file REOPENED
-# holds how many were (written once the first COUNT are open, then on each change). MODE header:
+# a slowloris tool does: each one nginx closes is opened again at once. The file REOPENED holds
+# "N EARLY" (written once the first COUNT are open, then on each change): N were reopened, EARLY
+# of them closed by nginx sooner than $SLOW_TIMEOUT seconds after they were opened, which only
+# nginx's lack of room, never its client_header_timeout, can explain. MODE header:
 # a request header sent one byte per connection every 0.5 s, never finished. MODE body: a whole
-# POST header announcing 100 bytes of body, and no body. Exits after 20 s, or within 0.1 s of the
+# POST header announcing 100 bytes of body, and no body. Exits after 120 s, or within 0.1 s of the
 # test file that started it.
 cat >"$TRASH/slow.pl" <<'EOF'
 use strict;
@@ -24,7 +26,10 @@ use Time::HiRes qw(time);
 my ($mode, $from, $count, $reopened_file) = @ARGV;
 my $port = $ENV{HTTP_PORT};
 my $parent = getppid();
-my $end = time + 20;
+my $end = time + 120;
+my $timeout = $ENV{SLOW_TIMEOUT};
+my %opened;
+my $early = 0;
 my $head = $mode eq 'header'
     ? "GET /v1/book HTTP/1.1\r\nHost: localhost\r\nX-Slow: " . ('a' x 100)
     : "POST /v1/book HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
@@ -40,11 +45,12 @@ sub open_one {
         or die "slow.pl: a connection from $from failed: $!\n";
     syswrite $s, substr($head, 0, $sent);
     $select->add($s);
+    $opened{$s} = time;
 }
 
 sub report {
     open my $fh, '>', "$reopened_file.tmp" or die "slow.pl: $reopened_file.tmp: $!\n";
-    print $fh "$reopened\n";
+    print $fh "$reopened $early\n";
     close $fh;
     rename "$reopened_file.tmp", $reopened_file or die "slow.pl: $reopened_file: $!\n";
 }
@@ -56,6 +62,8 @@ while (time < $end && getppid() == $parent) {
     # nginx never answers these requests, so a readable socket is one it closed.
     for my $s ($select->can_read(0.1)) {
         $select->remove($s);
+        my $age = time - delete($opened{$s});
+        $early++ if $age < $timeout;
         close $s;
         open_one();
         $reopened++;
@@ -67,7 +75,10 @@ while (time < $end && getppid() == $parent) {
     $next_byte += 0.5;
 }
 EOF
-export HTTP_PORT
+# nginx closes a slow header client_header_timeout after its accept, later than slow.pl's connect.
+SLOW_TIMEOUT=$(sed -n 's/^client_header_timeout \([0-9]*\)s;$/\1/p' "$TOP/nginx/cms-fcgi.conf")
+[ -n "$SLOW_TIMEOUT" ] || bail_out "found no 'client_header_timeout Ns;' in nginx/cms-fcgi.conf"
+export HTTP_PORT SLOW_TIMEOUT
 
 # start_slow MODE FROM COUNT: starts slow.pl in the background (SLOW_PID) and waits, at most 10 s,
 # until its connections are open.
@@ -77,6 +88,11 @@ start_slow () {
 	SLOW_PID=$!
 	poll_until 100 test -s "$TRASH/slow.reopened" 2>>"$TRASH/fixture.log" ||
 		bail_out "slow.pl did not open its connections"
+}
+
+# early: how many slow connections nginx closed before its header timeout (see slow.pl).
+early () {
+	read -r _ n <"$TRASH/slow.reopened" && echo "$n"
 }
 
 # established FROM: connections from address FROM to nginx in state ESTABLISHED, seen from the
@@ -95,14 +111,17 @@ nginx_fds () {
 }
 
 # paced_load NAME: 40 GETs of /v1/book from 127.0.0.1, the Nth sent 0.1 s x N after the first
-# (a fixed schedule, which the time a launch takes does not stretch), each allowed 5 s. Leaves
-# "curl-exit-code status" of each request, one a line, in NAME.answers.
+# (a fixed schedule, which the time a launch takes does not stretch). Leaves "curl-exit-code
+# status" of each request, one a line, in NAME.answers. Each is allowed 30 s, which no request a
+# loaded machine serves comes near: what fails a request here is being dropped, at once, not
+# slowness. nginx short of connections drops clients, and logs an [alert] (worker_connections are
+# not enough) that test_done finds.
 paced_load () {
 	local i=0 start rest
 	start=$(date +%s%N)
 	while [ $i -lt 40 ]; do
 		{
-			code=$(curl --silent --output /dev/null --max-time 5 --write-out '%{http_code}' \
+			code=$(curl --silent --output /dev/null --max-time 30 --write-out '%{http_code}' \
 				"http://127.0.0.1:$HTTP_PORT/v1/book")
 			echo "$? $code" >"$1.$i"
 		} &
@@ -129,7 +148,7 @@ nginx_fds >"$TRASH/fds.before"
 start_slow header 127.0.0.2 300
 
 test_expect_success '300 slow connections from 127.0.0.2 are open, each accepted by an nginx worker' '
-	test $(cat slow.reopened) -eq 0 &&
+	test "$(early)" -eq 0 &&
 	test $(established 127.0.0.2) -eq 300 &&
 	test $(nginx_fds) -ge $(($(cat fds.before) + 300))
 '
@@ -140,16 +159,14 @@ test_expect_success 'with them, each of 40 paced requests from 127.0.0.1 gets a 
 	test $(complete_200s slow) -eq 40
 '
 
-test_expect_success 'nginx closed none of the 300 slow connections while the paced load ran' '
-	test $(cat slow.reopened) -eq 0 &&
-	test $(established 127.0.0.2) -eq 300
-'
-
-# The pace fixes the rate offered, so the rate achieved is the count of requests completed in
-# time (5 s each), compared, rather than a wall-clock race that the machine's load would decide.
-test_expect_success 'with them, the paced load completes at least 90% of the requests it completes without' '
-	echo "complete 200s: $(complete_200s quiet) of 40 without, $(complete_200s slow) of 40 with" &&
-	test $((10 * $(complete_200s slow))) -ge $((9 * $(complete_200s quiet)))
+# Only client_header_timeout may have closed one, should the load have outlasted it on a slow
+# machine: slow.pl opens those again at once.
+test_expect_success 'nginx closed none of the 300 slow connections to make room while the paced load ran' '
+	test "$(early)" -eq 0 &&
+	all_established () {
+		test $(established 127.0.0.2) -eq 300
+	} &&
+	poll_until 50 all_established
 '
 
 svc_kill "$SLOW_PID" TERM 50

@@ -158,6 +158,14 @@ test_expect_success 'dave logs in from 127.0.0.5: the address limit holds only t
 	expect_status 200
 '
 
+# No new failure in between: one would prune the aged rows, and the count would not be tested.
+test_expect_success 'once those failures have left the window, dave logs in from 127.0.0.4' '
+	age 4 &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE address = \"127.0.0.4\"" 6 &&
+	try_login dave "$USER_PASSWORD" 4 &&
+	expect_status 200
+'
+
 test_expect_success 'failures of a username that does not exist are counted as well' '
 	test "$(failures ghost1 4)" = 1
 '

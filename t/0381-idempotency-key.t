@@ -150,6 +150,21 @@ test_expect_success 'a public route keys by client address: a login again gets t
 	expect_db "SELECT user_id, address FROM cms_idempotency WHERE idem_key = \"login-1\"" "$(printf "0\t127.0.0.1")"
 '
 
+# A failed password check commits (the failure is counted), so its answer is the key's answer too.
+test_expect_success 'a keyed failed login again gets the same 401, replayed, and counts one failure' '
+	TOKEN= &&
+	db_exec "DELETE FROM cms_login_failure" &&
+	http POST /cms/user/login "{\"username\":\"other\",\"password\":\"Wrong_pass9\"}" -H "Idempotency-Key: login-bad-1" &&
+	expect_status 401 &&
+	expect_json .code 10031 &&
+	cp body login-bad.json &&
+	http POST /cms/user/login "{\"username\":\"other\",\"password\":\"Wrong_pass9\"}" -H "Idempotency-Key: login-bad-1" &&
+	expect_status 401 &&
+	expect_header Idempotent-Replayed "^true$" &&
+	cmp login-bad.json body &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"other\"" 1
+'
+
 test_expect_success 'a key of a public route is not a user s key' '
 	as other &&
 	http POST /v1/book "$BOOK" -H "Idempotency-Key: login-1" &&

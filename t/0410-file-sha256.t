@@ -48,6 +48,23 @@ test_expect_success 'a row stored before version 3 (no SHA-256) is found by its 
 	test "$(file_rows)" -eq "$n"
 '
 
+# Deleting a file soft-deletes its row and may remove its file: a pre-version-3 row found by MD5
+# must be a live one, or the upload gets a path whose file is gone.
+test_expect_success 'a soft-deleted row stored before version 3 is not reused: stored anew, on disk' '
+	TOKEN=$(cat token) &&
+	png deleted >deleted.png &&
+	db_exec "INSERT INTO lin_file (path, name, extension, size, md5, delete_time) VALUES
+		(\"2020/01/01/deleted.png\", \"deleted.png\", \".png\", 15,
+		\"$(md5sum deleted.png | cut -d" " -f1)\", NOW(3))" &&
+	n=$(file_rows) &&
+	http POST /cms/file "" -F file=@deleted.png &&
+	expect_status 200 &&
+	path=$(jq -r ".[0].path" body) &&
+	test "$path" != 2020/01/01/deleted.png &&
+	test "$(file_rows)" -eq $((n + 1)) &&
+	cmp deleted.png "$FILE_STORE_DIR/$path"
+'
+
 # The row claims this content's MD5 but another SHA-256: another content, as a crafted MD5
 # collision would be. Keyed on MD5, the upload would get that row's file.
 test_expect_success 'an MD5 match with another SHA-256 is another content: stored anew' '
