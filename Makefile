@@ -49,6 +49,10 @@ $(UNIT): $(UNIT_OBJ) $(LIB)
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
+# The status page's build info: the version of configure.ac's AC_INIT.
+CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
+src/status_page.o fuzz/build/src/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+
 t/unit/%.o: t/unit/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) $(CPPUNIT_CFLAGS) -c -o $@ $<
 

@@ -73,6 +73,8 @@ const Key k_keys[] = {
     CMS_INT(login_address_max_failures, 50, 1, 100000),
     CMS_INT(login_username_max_failures, 100, 1, 100000),
     CMS_INT(list_max_rows, 1000, 1, 100000),
+    CMS_INT(slow_request_ms, 1000, 0, 3600000),
+    CMS_LIST(status_allow, "127.0.0.1 ::1 unix:"),
 };
 
 #undef CMS_TEXT

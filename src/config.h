@@ -53,6 +53,9 @@ struct Config {
     int64_t login_username_max_failures = 100; // per username, from addresses that failed for it
 
     int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
+
+    int64_t slow_request_ms = 1000;        // a request this slow writes a slow line (0: never)
+    std::vector<std::string> status_allow; // client addresses /status answers ("*": any)
 };
 
 // One database server to connect to: TCP to host:port, or the unix socket when socket is set.

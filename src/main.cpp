@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "permission_store.h"
 #include "router.h"
 #include "schema.h"
+#include "scoreboard.h"
 #include "setup_db.h"
 #include "supervisor.h"
 #include "user_rules.h"
@@ -132,15 +134,22 @@ struct ThreadParts {
     cms::Router router;
     cms::jwt::Key jwt_key;
     cms::json::BodyParser json;
+    std::optional<cms::Meter> meter; // its slot of the pool's scoreboard
     cms::Service service;
 
+    // board: the pool's, with this thread's slot (worker, thread); nullptr without a pool.
     ThreadParts(const cms::Config &config, const cms::Messages &messages, cms::DbHealth &health,
-                const std::vector<cms::Permission> &declared, bool cgi)
+                const std::vector<cms::Permission> &declared, bool cgi, cms::Scoreboard *board,
+                size_t worker, size_t thread)
         : db(config, &health), router(cms::route_table()), jwt_key(config.jwt_secret),
           json(static_cast<int>(config.json_max_depth)),
-          service{config, messages, db, jwt_key, json, router} {
+          service{config, messages, db, jwt_key, json, router, board, nullptr} {
         if (cgi)
             db.one_shot();
+        if (board != nullptr) {
+            meter.emplace(*board, worker, thread);
+            service.meter = &*meter;
+        }
         // Checked and registered on every (re)connect: idempotent, and a database that was down
         // at start-up is checked and gets its permissions as soon as it is back.
         db.on_connect([&declared, &config](cms::db::Connection &conn) {
@@ -153,13 +162,20 @@ struct ThreadParts {
             cms::log_warn(std::string("database not reachable at start-up, answering 503 until "
                                       "it is: ") + e.what());
         }
+        // The first connect is no request's: counted here, then each request counts its own.
+        if (meter) {
+            cms::add(meter->counters().db_connects, db.stats().connects);
+            cms::add(meter->counters().db_connect_failures, db.stats().connect_failures);
+            db.state_cell(meter->state_cell()); // from now on in requests only
+        }
+        db.reset_stats();
     }
 };
 
 // One worker process (listen_fd >= 0), with worker_threads threads, or the one CGI request (-1):
 // the pool's health state, each thread's parts, then the loop.
 int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
-                       cms::DbHealthShared *shared) {
+                       cms::DbHealthShared *shared, cms::Scoreboard *board, size_t slot) {
     // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
     // Before FCGX_Init: libfcgi installs its own SIGUSR1 handler, which fails every later read,
     // where the handler is still the default, and a stop sends SIGUSR1 to each worker thread.
@@ -177,8 +193,8 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
         std::vector<std::unique_ptr<ThreadParts>> parts;
         std::vector<cms::Service *> services;
         for (size_t i = 0; i < threads; ++i) {
-            parts.push_back(
-                std::make_unique<ThreadParts>(config, messages, health, declared, listen_fd < 0));
+            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, declared,
+                                                          listen_fd < 0, board, slot, i));
             services.push_back(&parts.back()->service);
         }
         if (FCGX_Init() != 0) {
@@ -234,17 +250,22 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
     if (listen_fd >= 0)
         check_schema_at_start(config);
     if (!supervise)
-        return run_worker_process(config, messages, listen_fd, nullptr);
+        return run_worker_process(config, messages, listen_fd, nullptr, nullptr, 0);
     if (listen_fd < 0)
         throw std::runtime_error("--supervise needs a listening socket: give --listen, or start "
                                  "it under spawn-fcgi or a systemd socket unit");
     // Made before the first fork: every worker of this master shares it.
     cms::DbHealthShared *shared = cms::db_health_shared_memory();
+    cms::Scoreboard *board = cms::Scoreboard::create(config, listen_fd);
+    if (board == nullptr)
+        cms::log_warn("cannot make the scoreboard's shared memory: /status has no pool figures");
     std::string exe = own_path(argv[0]);
     return cms::run_supervisor(
         config, listen_fd,
-        [&](int fd) { return run_worker_process(config, messages, fd, shared); }, exe.c_str(),
-        argv);
+        [&](int fd, size_t slot) {
+            return run_worker_process(config, messages, fd, shared, board, slot);
+        },
+        exe.c_str(), argv, board);
 }
 
 } // namespace
