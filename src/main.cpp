@@ -21,6 +21,7 @@
 #include "db.h"
 #include "db_health.h"
 #include "errors.h"
+#include "fcgi_client.h"
 #include "fcgi_loop.h"
 #include "json.h"
 #include "jwt.h"
@@ -32,6 +33,7 @@
 #include "schema.h"
 #include "scoreboard.h"
 #include "setup_db.h"
+#include "status_page.h"
 #include "supervisor.h"
 #include "user_rules.h"
 #include "worker.h"
@@ -44,6 +46,7 @@ void usage() {
     std::fputs("usage: cms-fcgi [-c FILE] [--listen HOST:PORT|PATH] [--supervise] [-t] [--get KEY]\n"
                "       cms-fcgi [-c FILE] --setup-db   (root's password from stdin)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
+               "       cms-fcgi [-c FILE] [--listen ADDR] status\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else defaults + CMS_* env)\n"
                "  --listen ADDR  accept FastCGI on ADDR instead of the inherited socket (fd 0)\n"
@@ -52,7 +55,9 @@ void usage() {
                "  --get KEY      print the effective value of a config key, then exit\n"
                "  --setup-db     create the schema in an empty database or upgrade it, then exit\n"
                "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
-               "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n",
+               "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n"
+               "  status         print a summary of the running pool's GET /status, asked on its\n"
+               "                 socket (listen of the config, or --listen), then exit\n",
                stderr);
 }
 
@@ -82,6 +87,30 @@ bool init_client_library() {
     if (&mysql_port != nullptr)
         mysql_port = 3306;
     return mysql_library_init(0, nullptr, nullptr) == 0;
+}
+
+// `cms-fcgi status`: the pool's own status page, asked over its socket, as a few lines.
+int print_status(const std::string &address) {
+    if (address.empty())
+        throw std::runtime_error("status: no socket to ask: give --listen ADDR, or set listen in "
+                                 "the config");
+    bool tcp = address.find('/') == std::string::npos && address.find(':') != std::string::npos;
+    std::string answer = cms::fcgi_request(
+        address, {{"GATEWAY_INTERFACE", "CGI/1.1"}, {"SERVER_PROTOCOL", "HTTP/1.1"},
+                  {"REQUEST_METHOD", "GET"}, {"PATH_INFO", "/status"}, {"REQUEST_URI", "/status"},
+                  {"QUERY_STRING", ""}, {"REMOTE_ADDR", tcp ? "127.0.0.1" : "unix:"}});
+    size_t blank = answer.find("\r\n\r\n");
+    if (answer.compare(0, 11, "Status: 200") != 0 || blank == std::string::npos)
+        throw std::runtime_error("status: the pool at '" + address + "' answered: " +
+                                 answer.substr(0, answer.find('\r')));
+    Json::Value page;
+    std::string body = answer.substr(blank + 4);
+    std::unique_ptr<Json::CharReader> reader(Json::CharReaderBuilder().newCharReader());
+    if (!reader->parse(body.data(), body.data() + body.size(), &page, nullptr) ||
+        !page.isObject() || page["pool"].isNull())
+        throw std::runtime_error("status: '" + address + "' answers without a pool");
+    std::fputs(cms::status_summary(page).c_str(), stdout);
+    return 0;
 }
 
 int hash_password() {
@@ -278,6 +307,7 @@ int main(int argc, char **argv) {
     bool supervise = false;
     bool setup_db = false;
     bool nginx_texts = false;
+    bool status = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -293,6 +323,8 @@ int main(int argc, char **argv) {
             setup_db = true;
         } else if (arg == "--nginx-texts") {
             nginx_texts = true;
+        } else if (arg == "status") {
+            status = true;
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -315,6 +347,8 @@ int main(int argc, char **argv) {
             std::fputs(cms::nginx_texts(messages, config.message_file).c_str(), stdout);
             return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
         }
+        if (status)
+            return print_status(listen.empty() ? config.listen : listen);
         if (setup_db) {
             if (!init_client_library())
                 throw std::runtime_error("cannot initialise the MariaDB client library");
@@ -340,7 +374,7 @@ int main(int argc, char **argv) {
     } catch (const std::runtime_error &e) {
         std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
-        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && listen.empty() &&
+        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && !status && listen.empty() &&
             !supervise && FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;

@@ -123,6 +123,15 @@ test_expect_success 'a client address outside status_allow gets the usual JSON 4
 	grep -q "^Status: 200" unix.out
 '
 
+test_expect_success 'cms-fcgi status prints a summary of the running pool, asked on its socket' '
+	"$APP_BIN" -c cms.conf --listen "$APP_SOCKET" status >summary.txt &&
+	grep -q "^workers: *2 x 2 threads; busy 1, idle 3" summary.txt &&
+	grep -q "^requests: *[1-9][0-9]* answered" summary.txt &&
+	grep -q "^listen queue: *0 now" summary.txt &&
+	! "$APP_BIN" -c cms.conf --listen "$TRASH/no.sock" status >none.txt 2>none.err &&
+	grep -q "cannot connect" none.err
+'
+
 test_expect_success 'a killed worker: its death counted by signal, its slot taken by the next, the counters kept' '
 	http GET /status &&
 	before=$(count "/v1/book/{id}" GET 200) &&
