@@ -146,6 +146,21 @@ test_expect_success 'a killed worker: its death counted by signal, its slot take
 	test "$(count "/v1/book/{id}" GET 200)" -eq "$before"
 '
 
+test_expect_success 'an nginx over two pools (make cluster'"'"'s) serves each pool'"'"'s own page at /status/poolN' '
+	port=$(test_port 2) &&
+	svc_nginx_conf "$TRASH/nginx-pools" "$port" "$APP_SOCKET $APP_SOCKET" "$TOP" "$TRASH/assets" &&
+	pid=$(svc_nginx_start "$TRASH/nginx-pools") &&
+	svc_wait_http_200 "http://127.0.0.1:$port/healthz" 100 "$pid" &&
+	for n in 1 2; do
+		curl -s -o pool$n.json -w "%{http_code}" "http://127.0.0.1:$port/status/pool$n" >pool$n.status &&
+		test "$(cat pool$n.status)" = 200 &&
+		jq -e ".capacity.workers == 2" pool$n.json >/dev/null || return 1
+	done &&
+	curl -s -o pool3.json -w "%{http_code}" "http://127.0.0.1:$port/status/pool3" >pool3.status &&
+	test "$(cat pool3.status)" = 404 &&
+	svc_nginx_stop "$TRASH/nginx-pools"
+'
+
 test_expect_success 'run as CGI, GET /status answers a JSON envelope saying there is no pool' '
 	env -i PATH="$PATH" GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 REMOTE_ADDR=127.0.0.1 \
 		REQUEST_METHOD=GET PATH_INFO=/status timeout 10 "$APP_BIN" -c cms.conf >cgi.out 2>cgi.err &&
