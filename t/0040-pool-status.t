@@ -5,7 +5,7 @@ test_description='GET /status: the pool'"'"'s figures from the scoreboard the ma
 command -v promtool >/dev/null 2>&1 || skip_all "promtool is not installed (package prometheus, scripts/install-deps)"
 
 start_db
-start_app workers=2 worker_threads=2
+start_app workers=2 worker_threads=2 login_max_failures=2
 start_nginx
 
 # count ROUTE METHOD STATUS: the request counter of the last JSON page for that label set (0 when
@@ -121,6 +121,30 @@ test_expect_success 'a client address outside status_allow gets the usual JSON 4
 	"$TOP/t/fcgi-client.pl" "$APP_SOCKET" request --param REQUEST_METHOD=GET \
 		--param PATH_INFO=/status --param REMOTE_ADDR=unix: >unix.out &&
 	grep -q "^Status: 200" unix.out
+'
+
+test_expect_success 'the throttle'"'"'s refusals, Idempotency-Key replays and conflicts, and 413s are counted' '
+	remember root "$ROOT_PASSWORD" &&
+	as root &&
+	book="{\"title\":\"Emma\",\"author\":\"Austen\",\"summary\":\"S\"}" &&
+	http POST /v1/book "$book" -H "Idempotency-Key: status-1" && expect_status 201 &&
+	http POST /v1/book "$book" -H "Idempotency-Key: status-1" && expect_status 201 &&
+	http POST /v1/book "{\"title\":\"Other\",\"author\":\"A\",\"summary\":\"S\"}" \
+		-H "Idempotency-Key: status-1" && expect_status 422 &&
+	TOKEN= &&
+	for i in 1 2 3; do
+		http POST /cms/user/login "{\"username\":\"nobody\",\"password\":\"Wrong_pass1\"}" || return 1
+	done &&
+	expect_status 429 &&
+	printf "{\"username\":\"%05000d\"}" 0 >big.json &&
+	http POST /cms/user/login @big.json && expect_status 413 &&
+	http GET /status &&
+	expect_json .idempotency.replays 1 &&
+	expect_json .idempotency.conflicts 1 &&
+	expect_json .login_throttle.refusals 1 &&
+	expect_json .body_too_large 1 &&
+	test "$(count /cms/user/login POST 429)" -eq 1 &&
+	test "$(count /v1/book POST 201)" -eq 2
 '
 
 test_expect_success 'cms-fcgi status prints a summary of the running pool, asked on its socket' '
