@@ -47,7 +47,7 @@ struct ThreadSlot {
     Counter requests{0};
     std::atomic<int64_t> started_us{0};   // monotonic start of the current request
     std::atomic<int64_t> last_us{0};      // duration of the last request
-    std::atomic<int64_t> last_cpu_us{0};  // the thread's CPU time during the last request
+    std::atomic<int32_t> tid{0};          // the thread's id, for its CPU time in /proc
 };
 
 // Counters of a worker slot; its threads add to them (relaxed fetch_add, no lock).
@@ -128,9 +128,8 @@ size_t status_index(int status);
 // socket, as php-fpm reads them); false when the kernel does not tell.
 bool listen_queue(int fd, int64_t &now, int64_t &limit);
 
-// Monotonic and CPU clocks in microseconds.
+// The monotonic clock in microseconds.
 int64_t monotonic_us();
-int64_t thread_cpu_us();
 
 // One thread's handle on its slot, as the request path uses it; a CGI request has none.
 class Meter {
@@ -138,6 +137,8 @@ class Meter {
     Meter(Scoreboard &board, size_t worker, size_t thread)
         : pool_(board.pool()), counters_(board.worker(worker).counters),
           slot_(board.thread(worker, thread)) {}
+    // Called by the thread that serves with this slot, before its first request.
+    void attach();
     // The thread took a connection with a request: it is busy until done().
     void begin();
     void state(ThreadState s) { slot_.state.store(static_cast<uint8_t>(s), std::memory_order_relaxed); }
@@ -156,7 +157,6 @@ class Meter {
     PoolSlots &pool_;
     WorkerCounters &counters_;
     ThreadSlot &slot_;
-    int64_t cpu_started_ = 0;
 };
 
 inline void add(Counter &c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <csignal>
 #include <cstring>
@@ -86,6 +87,25 @@ int64_t busy_now(const Scoreboard &board) {
             busy += board.thread(static_cast<size_t>(w), static_cast<size_t>(t)).busy.load() != 0;
     }
     return busy;
+}
+
+// A thread's CPU time (user and system) since it started, from /proc; -1 when unknown.
+double thread_cpu_seconds(int pid, int tid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat");
+    std::string line;
+    if (tid <= 0 || !std::getline(stat, line))
+        return -1;
+    // After the command's closing parenthesis: fields 3 onwards; utime and stime are 14 and 15.
+    std::istringstream rest(line.substr(line.rfind(')') + 2));
+    std::string field;
+    long long utime = 0, stime = 0;
+    for (int n = 3; n <= 15 && rest >> field; ++n) {
+        if (n == 14)
+            utime = std::atoll(field.c_str());
+        if (n == 15)
+            stime = std::atoll(field.c_str());
+    }
+    return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 int64_t rss_bytes(int pid) {
@@ -295,8 +315,14 @@ Json::Value status_json(const Scoreboard &board, bool full) {
             } else {
                 one["status"] = s.status.load();
                 one["duration_seconds"] = static_cast<double>(s.last_us.load()) / 1e6;
-                one["cpu_seconds"] = static_cast<double>(s.last_cpu_us.load()) / 1e6;
             }
+            // The thread's whole CPU time, and per request: reading it per request would cost
+            // more than the scoreboard (see Meter::attach).
+            double cpu = pid > 0 ? thread_cpu_seconds(pid, s.tid.load()) : -1;
+            one["cpu_seconds"] = cpu;
+            uint64_t served = get(s.requests);
+            if (cpu >= 0 && served > 0)
+                one["cpu_seconds_per_request"] = cpu / static_cast<double>(served);
             threads.append(one);
         }
     }

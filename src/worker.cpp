@@ -378,6 +378,8 @@ void Loop::tend(Clock::time_point now) {
 
 bool Loop::run(Service &svc) {
     struct epoll_event events[k_max_events];
+    if (svc.meter != nullptr)
+        svc.meter->attach();
     {
         std::lock_guard<std::mutex> lock(mutex_);
         threads_.push_back(pthread_self());

@@ -110,7 +110,8 @@ test_expect_success '?full has one entry per worker thread: pid, state, requests
 	expect_json_true "[.threads[] | select(.state == \"handler\" and .route == \"/status\" and .duration_seconds >= 0)] | length == 1" &&
 	expect_json_true "[.threads[] | select(.state == \"idle\")] | length == 3" &&
 	expect_json_true "[.threads[].requests] | add >= 10" &&
-	expect_json_true "[.threads[] | select(.state == \"idle\" and .requests > 0) | .cpu_seconds] | all(. >= 0)"
+	expect_json_true "[.threads[] | .cpu_seconds] | all(. >= 0)" &&
+	expect_json_true "[.threads[] | select(.requests > 0) | .cpu_seconds_per_request] | all(. >= 0)"
 '
 
 test_expect_success 'a client address outside status_allow gets the usual JSON 404' '
