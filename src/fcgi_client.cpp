@@ -19,8 +19,14 @@ constexpr unsigned char k_begin_request = 1, k_end_request = 3, k_params = 4, k_
                         k_stdout = 6;
 
 void record(std::string &out, unsigned char type, const std::string &content) {
-    unsigned char header[8] = {1, type, 0, 1, static_cast<unsigned char>(content.size() >> 8),
-                               static_cast<unsigned char>(content.size() & 0xff), 0, 0};
+    unsigned char header[8] = {1,
+                               type,
+                               0,
+                               1,
+                               static_cast<unsigned char>(content.size() >> 8),
+                               static_cast<unsigned char>(content.size() & 0xff),
+                               0,
+                               0};
     out.append(reinterpret_cast<char *>(header), sizeof header);
     out += content;
 }
@@ -57,8 +63,8 @@ int connect_to(const std::string &address) {
     hints.ai_socktype = SOCK_STREAM;
     addrinfo *found = nullptr;
     std::string host = address.substr(0, colon);
-    if (getaddrinfo(host.empty() ? "127.0.0.1" : host.c_str(), address.c_str() + colon + 1,
-                    &hints, &found) != 0)
+    if (getaddrinfo(host.empty() ? "127.0.0.1" : host.c_str(), address.c_str() + colon + 1, &hints,
+                    &found) != 0)
         throw std::runtime_error("cannot resolve '" + address + "'");
     int fd = -1;
     for (addrinfo *a = found; a != nullptr && fd < 0; a = a->ai_next) {

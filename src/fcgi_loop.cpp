@@ -61,11 +61,11 @@ Response preflight(const Router::Match &match) {
 
 // What the pool's figures and the slow-request log need of a request besides its response.
 struct Outcome {
-    const Route *route = nullptr; // the route matched, if any
+    const Route *route = nullptr;           // the route matched, if any
     std::optional<Unavailable> unavailable; // why a 503 was answered
-    bool replayed = false;        // the stored answer of an Idempotency-Key
-    bool conflict = false;        // an Idempotency-Key reused or still in progress
-    bool throttled = false;       // refused by the login throttle
+    bool replayed = false;                  // the stored answer of an Idempotency-Key
+    bool conflict = false;                  // an Idempotency-Key reused or still in progress
+    bool throttled = false;                 // refused by the login throttle
     int deadlock_retries = 0;
     int lost_retries = 0;
 };
@@ -190,7 +190,8 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
             if (e.status == 503 && e.code == Code::db_unavailable)
                 out.unavailable = Unavailable::not_ready;
             out.throttled = e.code == Code::too_many_requests;
-            out.conflict = e.code == Code::idempotency_key_busy || e.code == Code::idempotency_key_reused;
+            out.conflict =
+                e.code == Code::idempotency_key_busy || e.code == Code::idempotency_key_reused;
             return error_response(svc, req, e);
         } catch (const db::DbError &e) {
             std::string where = log_tag(req);
@@ -259,7 +260,8 @@ std::string sql_line(const char *sql) {
 void log_slow(const Request &req, const Response &res, const Outcome &out, double ms,
               const db::RequestStats &db) {
     char figures[160];
-    std::snprintf(figures, sizeof figures, " status=%d ms=%.1f db_ms=%.1f statements=%u round_trips=%u slowest_ms=%.1f",
+    std::snprintf(figures, sizeof figures,
+                  " status=%d ms=%.1f db_ms=%.1f statements=%u round_trips=%u slowest_ms=%.1f",
                   res.status, ms, static_cast<double>(db.wait_us) / 1000, db.statements,
                   db.round_trips, static_cast<double>(db.slowest_us) / 1000);
     log_warn("slow request: method=" + log_safe(req.method) +
@@ -325,7 +327,8 @@ Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader)
     int64_t total_us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
     double ms = static_cast<double>(total_us) / 1000;
     log_request(req, res, ms);
-    bool slow = svc.config.slow_request_ms > 0 && ms >= static_cast<double>(svc.config.slow_request_ms);
+    bool slow =
+        svc.config.slow_request_ms > 0 && ms >= static_cast<double>(svc.config.slow_request_ms);
     if (slow)
         log_slow(req, res, out, ms, svc.db.stats());
     log_request_id(nullptr);

@@ -374,8 +374,8 @@ int main(int argc, char **argv) {
     } catch (const std::runtime_error &e) {
         std::fprintf(stderr, "cms-fcgi: %s\n", e.what());
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
-        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && !status && listen.empty() &&
-            !supervise && FCGX_IsCGI())
+        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && !status &&
+            listen.empty() && !supervise && FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;
     }

@@ -70,7 +70,6 @@ Response handle_health_ready(const Request &, Ctx &ctx) {
     return status_ok();
 }
 
-
 Response handle_pool_status(const Request &req, Ctx &ctx) {
     if (!status_allowed(ctx.config, req.remote_addr))
         throw ApiError(404, Code::not_found);

@@ -65,8 +65,8 @@ std::string request_id(const ParamLookup &param) {
         if (value == nullptr || *value == '\0' || std::strlen(value) > 64)
             continue;
         bool safe = true;
-        for (const char *p = value; *p != '\0'; ++p)
-            safe = safe && (std::isalnum(static_cast<unsigned char>(*p)) || std::strchr("@_.-", *p));
+        for (const char *p = value; *p != '\0' && safe; ++p)
+            safe = std::isalnum(static_cast<unsigned char>(*p)) || std::strchr("@_.-", *p);
         if (safe)
             return value;
     }

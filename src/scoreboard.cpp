@@ -75,7 +75,8 @@ bool unix_listen_queue(int fd, int64_t &now, int64_t &limit) {
         alignas(nlmsghdr) char buf[8192];
         ssize_t n = recv(nl, buf, sizeof buf, 0);
         auto *h = reinterpret_cast<nlmsghdr *>(buf);
-        if (n > 0 && NLMSG_OK(h, static_cast<unsigned>(n)) && h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
+        if (n > 0 && NLMSG_OK(h, static_cast<unsigned>(n)) &&
+            h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
             auto *msg = static_cast<unix_diag_msg *>(NLMSG_DATA(h));
             int len = static_cast<int>(h->nlmsg_len - NLMSG_LENGTH(sizeof *msg));
             for (auto *attr = reinterpret_cast<rtattr *>(msg + 1); RTA_OK(attr, len);
@@ -97,22 +98,32 @@ bool unix_listen_queue(int fd, int64_t &now, int64_t &limit) {
 
 const char *thread_state_name(ThreadState state) {
     switch (state) {
-    case ThreadState::idle: return "idle";
-    case ThreadState::reading: return "reading";
-    case ThreadState::handler: return "handler";
-    case ThreadState::database: return "database";
-    case ThreadState::writing: return "writing";
+    case ThreadState::idle:
+        return "idle";
+    case ThreadState::reading:
+        return "reading";
+    case ThreadState::handler:
+        return "handler";
+    case ThreadState::database:
+        return "database";
+    case ThreadState::writing:
+        return "writing";
     }
     return "idle";
 }
 
 const char *unavailable_name(Unavailable cause) {
     switch (cause) {
-    case Unavailable::unreachable: return "unreachable";
-    case Unavailable::read_timeout: return "read_timeout";
-    case Unavailable::not_ready: return "not_ready";
-    case Unavailable::lock_wait: return "lock_wait";
-    case Unavailable::count: break;
+    case Unavailable::unreachable:
+        return "unreachable";
+    case Unavailable::read_timeout:
+        return "read_timeout";
+    case Unavailable::not_ready:
+        return "not_ready";
+    case Unavailable::lock_wait:
+        return "lock_wait";
+    case Unavailable::count:
+        break;
     }
     return "unreachable";
 }

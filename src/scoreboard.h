@@ -24,11 +24,14 @@ const char *thread_state_name(ThreadState state);
 // The label sets, all bounded: route templates (the route table's patterns and "unmatched"),
 // methods, statuses, and the histogram's upper bounds in seconds.
 constexpr size_t k_max_templates = 64;
-constexpr const char *k_methods[] = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "other"};
+constexpr const char *k_methods[] = {"GET",    "HEAD",    "POST",  "PUT",
+                                     "DELETE", "OPTIONS", "PATCH", "other"};
 constexpr size_t k_method_count = sizeof k_methods / sizeof k_methods[0];
-constexpr int k_statuses[] = {200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503, 0};
+constexpr int k_statuses[] = {200, 201, 204, 400, 401, 403, 404, 405,
+                              409, 413, 415, 422, 429, 500, 503, 0};
 constexpr size_t k_status_count = sizeof k_statuses / sizeof k_statuses[0]; // 0: any other
-constexpr double k_buckets[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+constexpr double k_buckets[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                                0.25,  0.5,    1,     2.5,  5,     10};
 constexpr size_t k_bucket_count = sizeof k_buckets / sizeof k_buckets[0]; // +Inf is the count
 
 // Why a request got 503 (database_503_total's cause label).
@@ -39,15 +42,15 @@ using Counter = std::atomic<uint64_t>;
 
 // One worker thread; written by that thread only (and reset by the master when its worker died).
 struct ThreadSlot {
-    std::atomic<uint8_t> state{0};    // ThreadState
-    std::atomic<uint8_t> busy{0};     // counted in PoolSlots::busy
-    std::atomic<uint16_t> route{0};   // template of the current or last request
+    std::atomic<uint8_t> state{0};  // ThreadState
+    std::atomic<uint8_t> busy{0};   // counted in PoolSlots::busy
+    std::atomic<uint16_t> route{0}; // template of the current or last request
     std::atomic<uint8_t> method{0};
-    std::atomic<uint16_t> status{0};  // of the last request
+    std::atomic<uint16_t> status{0}; // of the last request
     Counter requests{0};
-    std::atomic<int64_t> started_us{0};   // monotonic start of the current request
-    std::atomic<int64_t> last_us{0};      // duration of the last request
-    std::atomic<int32_t> tid{0};          // the thread's id, for its CPU time in /proc
+    std::atomic<int64_t> started_us{0}; // monotonic start of the current request
+    std::atomic<int64_t> last_us{0};    // duration of the last request
+    std::atomic<int32_t> tid{0};        // the thread's id, for its CPU time in /proc
 };
 
 // Counters of a worker slot; its threads add to them (relaxed fetch_add, no lock).
@@ -61,8 +64,8 @@ struct WorkerCounters {
     Counter db_connects;
     Counter db_connect_failures;
     Counter db_reconnects;
-    Counter db_deadlock_retries;    // a deadlock or a Galera certification failure: ran again
-    Counter db_lost_retries;        // a stale connection: ran again on a new one
+    Counter db_deadlock_retries; // a deadlock or a Galera certification failure: ran again
+    Counter db_lost_retries;     // a stale connection: ran again on a new one
     Counter unavailable[static_cast<size_t>(Unavailable::count)];
     Counter throttle_refusals;
     Counter idempotency_replays;
@@ -72,7 +75,7 @@ struct WorkerCounters {
 };
 
 struct WorkerSlot {
-    std::atomic<int32_t> pid{0}; // 0: no worker in the slot now
+    std::atomic<int32_t> pid{0};        // 0: no worker in the slot now
     std::atomic<int64_t> started_ms{0}; // wall clock of the current worker's start
     WorkerCounters counters;
     ThreadSlot threads[1]; // worker_threads of them (the block is sized for it)
@@ -87,7 +90,7 @@ struct PoolSlots {
     size_t worker_size = 0; // bytes of one WorkerSlot with its threads
     std::atomic<int64_t> busy{0};
     std::atomic<int64_t> busy_max{0};
-    Counter all_busy{0};         // requests that took the last free thread (php-fpm's max children reached)
+    Counter all_busy{0}; // requests that took the last free thread (php-fpm's max children reached)
     std::atomic<int64_t> listen_queue_max{0};
     Counter worker_starts{0};
     Counter restarts{0};
@@ -141,7 +144,9 @@ class Meter {
     void attach();
     // The thread took a connection with a request: it is busy until done().
     void begin();
-    void state(ThreadState s) { slot_.state.store(static_cast<uint8_t>(s), std::memory_order_relaxed); }
+    void state(ThreadState s) {
+        slot_.state.store(static_cast<uint8_t>(s), std::memory_order_relaxed);
+    }
     std::atomic<uint8_t> *state_cell() { return &slot_.state; }
     void route(uint16_t route, uint8_t method) {
         slot_.route.store(route, std::memory_order_relaxed);
@@ -159,6 +164,8 @@ class Meter {
     ThreadSlot &slot_;
 };
 
-inline void add(Counter &c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
+inline void add(Counter &c, uint64_t n = 1) {
+    c.fetch_add(n, std::memory_order_relaxed);
+}
 
 } // namespace cms

@@ -5,9 +5,9 @@
 
 #include <chrono>
 #include <cinttypes>
-#include <cstdlib>
-#include <cstdio>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -25,7 +25,9 @@ namespace cms {
 
 namespace {
 
-uint64_t get(const Counter &c) { return c.load(std::memory_order_relaxed); }
+uint64_t get(const Counter &c) {
+    return c.load(std::memory_order_relaxed);
+}
 
 // Every worker slot's counters added up.
 struct Totals {
@@ -101,9 +103,9 @@ double thread_cpu_seconds(int pid, int tid) {
     long long utime = 0, stime = 0;
     for (int n = 3; n <= 15 && rest >> field; ++n) {
         if (n == 14)
-            utime = std::atoll(field.c_str());
+            utime = std::strtoll(field.c_str(), nullptr, 10);
         if (n == 15)
-            stime = std::atoll(field.c_str());
+            stime = std::strtoll(field.c_str(), nullptr, 10);
     }
     return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
@@ -203,8 +205,8 @@ Json::Value status_json(const Scoreboard &board, bool full) {
     int64_t busy = busy_now(board);
     c["in_flight"] = static_cast<Json::Int64>(busy);
     c["listen_queue"] = static_cast<Json::Int64>(totals.listen_now);
-    c["listen_queue_max"] = static_cast<Json::Int64>(
-        std::max(pool.listen_queue_max.load(), totals.listen_now));
+    c["listen_queue_max"] =
+        static_cast<Json::Int64>(std::max(pool.listen_queue_max.load(), totals.listen_now));
     c["listen_queue_len"] = static_cast<Json::Int64>(totals.listen_limit);
 
     Json::Value &k = page["capacity"];
@@ -303,8 +305,8 @@ Json::Value status_json(const Scoreboard &board, bool full) {
             one["thread"] = th;
             one["pid"] = pid;
             bool in_request = s.busy.load() != 0 && pid > 0;
-            one["state"] = pid > 0 ? thread_state_name(static_cast<ThreadState>(s.state.load()))
-                                   : "starting";
+            one["state"] =
+                pid > 0 ? thread_state_name(static_cast<ThreadState>(s.state.load())) : "starting";
             one["requests"] = static_cast<Json::UInt64>(get(s.requests));
             uint16_t r = s.route.load();
             one["route"] = r < templates.size() ? templates[r] : "unmatched";
@@ -340,21 +342,22 @@ std::string status_metrics(const Scoreboard &board, bool openmetrics) {
     out.family("cms_build", "info", "Version and build of cms-fcgi.");
     out.sample("cms_build_info",
                label("version", CMS_VERSION) + "," + label("compiler", __VERSION__), "1");
-    out.family("cms_pool_start_time_seconds", "gauge", "When the pool's master started, in Unix time.");
+    out.family("cms_pool_start_time_seconds", "gauge",
+               "When the pool's master started, in Unix time.");
     out.sample("cms_pool_start_time_seconds", "", std::to_string(pool.started_ms / 1000));
 
-    out.family("cms_requests", "counter", "Requests answered, by route template, method and status.");
+    out.family("cms_requests", "counter",
+               "Requests answered, by route template, method and status.");
     for (size_t r = 0; r < templates.size(); ++r)
         for (size_t m = 0; m < k_method_count; ++m)
             for (size_t s = 0; s < k_status_count; ++s)
                 if (uint64_t n = totals.requests[r][m][s])
-                    out.sample("cms_requests_total",
-                               label("route", templates[r]) + "," + label("method", k_methods[m]) +
-                                   "," +
-                                   label("status", k_statuses[s] != 0
-                                                       ? std::to_string(k_statuses[s])
-                                                       : "other"),
-                               n);
+                    out.sample(
+                        "cms_requests_total",
+                        label("route", templates[r]) + "," + label("method", k_methods[m]) + "," +
+                            label("status",
+                                  k_statuses[s] != 0 ? std::to_string(k_statuses[s]) : "other"),
+                        n);
     out.family("cms_request_duration_seconds", "histogram",
                "Time from the request's parameters to its answer, by route template.");
     for (size_t r = 0; r < templates.size(); ++r) {
@@ -378,36 +381,44 @@ std::string status_metrics(const Scoreboard &board, bool openmetrics) {
     int64_t slots = static_cast<int64_t>(pool.workers) * pool.threads;
     out.family("cms_workers", "gauge", "Worker processes the pool keeps running.");
     out.sample("cms_workers", "", std::to_string(pool.workers));
-    out.family("cms_threads", "gauge", "Request threads of the pool (workers times worker_threads).");
+    out.family("cms_threads", "gauge",
+               "Request threads of the pool (workers times worker_threads).");
     out.sample("cms_threads", "", std::to_string(slots));
     out.family("cms_threads_busy", "gauge", "Threads in a request now (the requests in flight).");
     out.sample("cms_threads_busy", "", std::to_string(busy));
-    out.family("cms_threads_busy_max", "gauge", "Most threads busy at once since the pool started.");
+    out.family("cms_threads_busy_max", "gauge",
+               "Most threads busy at once since the pool started.");
     out.sample("cms_threads_busy_max", "", std::to_string(pool.busy_max.load()));
-    out.family("cms_threads_all_busy", "counter",
-               "Requests that took the last idle thread of the pool (php-fpm's max children reached).");
+    out.family(
+        "cms_threads_all_busy", "counter",
+        "Requests that took the last idle thread of the pool (php-fpm's max children reached).");
     out.sample("cms_threads_all_busy_total", "", get(pool.all_busy));
     if (totals.listen_now >= 0) {
-        out.family("cms_listen_queue", "gauge", "Connections waiting in the listening socket's queue.");
+        out.family("cms_listen_queue", "gauge",
+                   "Connections waiting in the listening socket's queue.");
         out.sample("cms_listen_queue", "", std::to_string(totals.listen_now));
-        out.family("cms_listen_queue_max", "gauge", "Longest listen queue seen since the pool started.");
+        out.family("cms_listen_queue_max", "gauge",
+                   "Longest listen queue seen since the pool started.");
         out.sample("cms_listen_queue_max", "",
                    std::to_string(std::max(pool.listen_queue_max.load(), totals.listen_now)));
-        out.family("cms_listen_queue_length", "gauge", "The listening socket's queue limit (backlog).");
+        out.family("cms_listen_queue_length", "gauge",
+                   "The listening socket's queue limit (backlog).");
         out.sample("cms_listen_queue_length", "", std::to_string(totals.listen_limit));
     }
     out.family("cms_worker_starts", "counter", "Worker processes started, first starts included.");
     out.sample("cms_worker_starts_total", "", get(pool.worker_starts));
     out.family("cms_worker_restarts", "counter", "Worker processes started again after one died.");
     out.sample("cms_worker_restarts_total", "", get(pool.restarts));
-    out.family("cms_worker_deaths", "counter", "Worker processes that ended, by exit status or signal.");
+    out.family("cms_worker_deaths", "counter",
+               "Worker processes that ended, by exit status or signal.");
     for (int n = 0; n < 256; ++n)
         if (uint64_t d = get(pool.deaths_exit[n]))
             out.sample("cms_worker_deaths_total", label("cause", death_cause(false, n)), d);
     for (int n = 0; n < 65; ++n)
         if (uint64_t d = get(pool.deaths_signal[n]))
             out.sample("cms_worker_deaths_total", label("cause", death_cause(true, n)), d);
-    out.family("cms_worker_resident_memory_bytes", "gauge", "Resident memory of each worker process.");
+    out.family("cms_worker_resident_memory_bytes", "gauge",
+               "Resident memory of each worker process.");
     for (int32_t i = 0; i < pool.workers; ++i) {
         int pid = board.worker(static_cast<size_t>(i)).pid.load();
         if (pid > 0)
@@ -415,30 +426,42 @@ std::string status_metrics(const Scoreboard &board, bool openmetrics) {
                        std::to_string(rss_bytes(pid)));
     }
 
-    out.family("cms_db_round_trips", "counter", "Round trips to the database (statements, prepares, transaction control, connects).");
+    out.family(
+        "cms_db_round_trips", "counter",
+        "Round trips to the database (statements, prepares, transaction control, connects).");
     out.sample("cms_db_round_trips_total", "", totals.db_round_trips);
-    out.family("cms_db_wait_seconds", "counter", "Time request threads spent waiting on the database.");
-    out.sample("cms_db_wait_seconds_total", "", number(static_cast<double>(totals.db_wait_us) / 1e6));
-    out.family("cms_db_connects", "counter", "Connections to the database opened by request threads.");
+    out.family("cms_db_wait_seconds", "counter",
+               "Time request threads spent waiting on the database.");
+    out.sample("cms_db_wait_seconds_total", "",
+               number(static_cast<double>(totals.db_wait_us) / 1e6));
+    out.family("cms_db_connects", "counter",
+               "Connections to the database opened by request threads.");
     out.sample("cms_db_connects_total", "", totals.db_connects);
     out.family("cms_db_connect_failures", "counter", "Connects to the database that failed.");
     out.sample("cms_db_connect_failures_total", "", totals.db_connect_failures);
-    out.family("cms_db_reconnects", "counter", "Connects of a thread that had been connected before.");
+    out.family("cms_db_reconnects", "counter",
+               "Connects of a thread that had been connected before.");
     out.sample("cms_db_reconnects_total", "", totals.db_reconnects);
     out.family("cms_db_retries", "counter",
-               "Requests run again: after a deadlock or a Galera certification failure, or a stale connection.");
+               "Requests run again: after a deadlock or a Galera certification failure, or a stale "
+               "connection.");
     out.sample("cms_db_retries_total", label("cause", "deadlock"), totals.db_deadlock_retries);
     out.sample("cms_db_retries_total", label("cause", "lost_connection"), totals.db_lost_retries);
-    out.family("cms_db_unavailable", "counter", "Requests answered 503 because of the database, by cause.");
+    out.family("cms_db_unavailable", "counter",
+               "Requests answered 503 because of the database, by cause.");
     for (size_t u = 0; u < static_cast<size_t>(Unavailable::count); ++u)
         out.sample("cms_db_unavailable_total",
-                   label("cause", unavailable_name(static_cast<Unavailable>(u))), totals.unavailable[u]);
+                   label("cause", unavailable_name(static_cast<Unavailable>(u))),
+                   totals.unavailable[u]);
 
-    out.family("cms_login_throttle_refusals", "counter", "Logins refused by the login throttle (429).");
+    out.family("cms_login_throttle_refusals", "counter",
+               "Logins refused by the login throttle (429).");
     out.sample("cms_login_throttle_refusals_total", "", totals.throttle_refusals);
-    out.family("cms_idempotency_replays", "counter", "Requests answered with the stored answer of their Idempotency-Key.");
+    out.family("cms_idempotency_replays", "counter",
+               "Requests answered with the stored answer of their Idempotency-Key.");
     out.sample("cms_idempotency_replays_total", "", totals.idempotency_replays);
-    out.family("cms_idempotency_conflicts", "counter", "Idempotency-Keys refused: reused for another request, or still in progress.");
+    out.family("cms_idempotency_conflicts", "counter",
+               "Idempotency-Keys refused: reused for another request, or still in progress.");
     out.sample("cms_idempotency_conflicts_total", "", totals.idempotency_conflicts);
     out.family("cms_body_too_large", "counter", "Requests refused with 413.");
     out.sample("cms_body_too_large_total", "", totals.body_too_large);
@@ -458,10 +481,11 @@ std::string status_summary(const Json::Value &page) {
         << " threads; busy " << k["busy"].asInt64() << ", idle " << k["idle"].asInt64()
         << ", max busy " << k["max_busy"].asInt64() << ", all busy " << k["all_busy"].asUInt64()
         << " times\n"
-        << "requests:          " << c["accepted"].asUInt64() << " answered, " << c["in_flight"].asInt64()
-        << " in flight\n"
+        << "requests:          " << c["accepted"].asUInt64() << " answered, "
+        << c["in_flight"].asInt64() << " in flight\n"
         << "listen queue:      " << c["listen_queue"].asInt64() << " now, "
-        << c["listen_queue_max"].asInt64() << " max, " << c["listen_queue_len"].asInt64() << " limit\n"
+        << c["listen_queue_max"].asInt64() << " max, " << c["listen_queue_len"].asInt64()
+        << " limit\n"
         << "worker restarts:   " << page["workers"]["restarts"].asUInt64();
     for (const std::string &cause : page["workers"]["deaths"].getMemberNames())
         out << ", " << cause << ": " << page["workers"]["deaths"][cause].asUInt64();

@@ -80,10 +80,10 @@ std::string format_seconds(Clock::duration d) {
 
 class Supervisor {
   public:
-    Supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
-               const char *exe, char **argv, Scoreboard *board)
-        : config_(config), listen_fd_(listen_fd), worker_main_(worker_main), exe_(exe),
-          argv_(argv), board_(board), slots_(static_cast<size_t>(config.workers)) {}
+    Supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main, const char *exe,
+               char **argv, Scoreboard *board)
+        : config_(config), listen_fd_(listen_fd), worker_main_(worker_main), exe_(exe), argv_(argv),
+          board_(board), slots_(static_cast<size_t>(config.workers)) {}
     int run();
 
   private:

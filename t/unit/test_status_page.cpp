@@ -70,7 +70,8 @@ class StatusPageTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(404, cms::k_statuses[cms::status_index(404)]);
         CPPUNIT_ASSERT_EQUAL(std::string("other"),
                              std::string(cms::k_methods[cms::method_index("BREW")]));
-        CPPUNIT_ASSERT_EQUAL(std::string("PUT"), std::string(cms::k_methods[cms::method_index("PUT")]));
+        CPPUNIT_ASSERT_EQUAL(std::string("PUT"),
+                             std::string(cms::k_methods[cms::method_index("PUT")]));
     }
 
     void a_counted_request_is_in_the_json_page() {
@@ -95,11 +96,16 @@ class StatusPageTest : public CppUnit::TestFixture {
         std::string text = cms::status_metrics(*board_, false);
         const std::string route = "route=\"/v1/book/{id}\"";
         CPPUNIT_ASSERT(has_line(text, "# TYPE cms_requests_total counter"));
-        CPPUNIT_ASSERT(has_line(text, "cms_requests_total{" + route + ",method=\"GET\",status=\"200\"} 2"));
-        CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.001\"} 0"));
-        CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.005\"} 1"));
-        CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.025\"} 2"));
-        CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"+Inf\"} 2"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_requests_total{" + route + ",method=\"GET\",status=\"200\"} 2"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.001\"} 0"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.005\"} 1"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.025\"} 2"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"+Inf\"} 2"));
         CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_count{" + route + "} 2"));
         CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_sum{" + route + "} 0.023"));
         CPPUNIT_ASSERT(has_line(text, "# TYPE cms_build_info gauge"));
