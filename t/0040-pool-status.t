@@ -43,6 +43,13 @@ test_expect_success 'every answer carries X-Request-Id, nginx'"'"'s request id' 
 	expect_header X-Request-Id "^[0-9a-f]{32}$"
 '
 
+test_expect_success 'nginx'"'"'s own error answers carry X-Request-Id too' '
+	head -c 3000000 /dev/zero >huge.body &&
+	http POST /cms/user/login @huge.body &&
+	expect_status 413 &&
+	expect_header X-Request-Id "^[0-9a-f]{32}$"
+'
+
 test_expect_success 'the access line carries the request id the answer had' '
 	http GET "/v1/book/$(cat book_id)" &&
 	id=$(tr -d "\r" <headers | sed -n "s/^X-Request-Id: //Ip") &&
