@@ -120,7 +120,11 @@ Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param
     // Before the body: an anonymous client gets its 401 without making us read 10 MiB.
     authorize(*match.route, req, ctx);
     int64_t cap = body_cap(*match.route, svc.config);
+    if (svc.meter != nullptr)
+        svc.meter->state(ThreadState::reading);
     read_request_body(req, param, reader, static_cast<size_t>(cap));
+    if (svc.meter != nullptr)
+        svc.meter->state(ThreadState::handler);
     if (writes(*match.route))
         return run_in_transaction(*match.route, req, ctx, out);
     return match.route->handler(req, ctx);
@@ -373,9 +377,10 @@ int run_cgi(Service &svc) {
 int fail_cgi() {
     Request req = read_request_head(cgi_param);
     Messages built_in;
-    answer_cgi(Response::json(500, error_envelope(ApiError(500, Code::internal), built_in,
-                                                  req.line())),
-               read_stdin);
+    Response res =
+        Response::json(500, error_envelope(ApiError(500, Code::internal), built_in, req.line()));
+    res.header("X-Request-Id", req.request_id);
+    answer_cgi(res, read_stdin);
     return 1;
 }
 
