@@ -102,11 +102,11 @@ Response run_in_transaction(const Route &route, Request &req, Ctx &ctx, Outcome 
 Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param,
                   const BodyReader &reader, Outcome &out) {
     Router::Match match = svc.router.match(req.method, req.path);
-    if (match.path_known && match.route == nullptr && req.method == "OPTIONS") {
-        // A preflight counts under the path's template.
-        Router::Match get = svc.router.match("GET", req.path);
-        out.route = get.route;
-    }
+    // A preflight counts under its path's template (the route of any method of the path).
+    if (match.path_known && match.route == nullptr && req.method == "OPTIONS")
+        for (const char *method : {"GET", "POST", "PUT", "DELETE"})
+            if (out.route == nullptr)
+                out.route = svc.router.match(method, req.path).route;
     if (!match.path_known)
         throw ApiError(404, Code::not_found);
     if (req.method == "OPTIONS")

@@ -88,6 +88,14 @@ test_expect_success 'a path no route has counts as "unmatched", never under its 
 	! grep -q "no/such/path" body
 '
 
+test_expect_success 'a preflight counts under its path'"'"'s template, as OPTIONS' '
+	http OPTIONS /cms/user/login "" -H "Origin: http://client.example" \
+		-H "Access-Control-Request-Method: POST" &&
+	expect_status 204 &&
+	http GET /status &&
+	test "$(count /cms/user/login OPTIONS 204)" -eq 1
+'
+
 test_expect_success '?format=prometheus passes promtool check metrics, with route templates as labels' '
 	http GET "/status?format=prometheus" &&
 	expect_status 200 &&
