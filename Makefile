@@ -58,10 +58,11 @@ $(UNIT): $(UNIT_OBJ) $(LIB)
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
-# A backup's manifest records the version of configure.ac's AC_INIT.
+# The version of configure.ac's AC_INIT: a backup's manifest and the status page's build info.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
 src/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 src/backup.o: configure.ac
+src/status_page.o fuzz/build/src/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 
 # A production build configures without CppUnit; the unit tests then say what is missing.
 CPPUNIT_CHECK = @[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install" \
@@ -203,7 +204,7 @@ INSTALL = install
 
 # Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
 # is installed when there is one.
-SHARE_FILES = $(wildcard conf/code-message*.properties) sql/schema.sql sql/seed.sql doc/openapi.yaml \
+SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/prometheus/*) sql/schema.sql sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
 	cms-fcgi-backup.timer

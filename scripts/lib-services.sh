@@ -486,7 +486,7 @@ svc_pool_stop () {
 # CPU, each allowed as many open files as this shell's hard limit (at most 8192): nginx raises its
 # own limit that far even unprivileged, and asking for more would be an [alert] in error.log.
 svc_nginx_conf () {
-	local dir=$1 http_port=$2 pool=$3 top=$4 assets=${5:-} docs=${6:-} m user= nofile
+	local dir=$1 http_port=$2 pool=$3 top=$4 assets=${5:-} docs=${6:-} m user= nofile i
 	mkdir -p "$dir" || return 1
 	[ "$(id -u)" -ne 0 ] || user="user root $(id -gn);"
 	nofile=$(ulimit -Hn)
@@ -548,6 +548,19 @@ svc_nginx_conf () {
 		        include cms-fcgi.conf;
 		EOF
 		[ -z "$docs" ] || printf '        location /docs/ {\n            alias "%s/";\n        }\n' "$docs"
+		# Several pools: each one's own status page at /status/poolN (N from 1, in the order
+		# given), since /status reaches whichever pool the round robin picks.
+		if [ "$pool" != "${pool%% *}" ]; then
+			i=0
+			for m in $pool; do
+				i=$((i + 1))
+				case $m in /*) m=unix:$m ;; esac
+				printf '        location = /status/pool%s {\n' "$i"
+				printf '            fastcgi_split_path_info ^()(/status)/pool[0-9]+$;\n'
+				printf '            include cms-fcgi-params.conf;\n'
+				printf '            fastcgi_pass %s;\n        }\n' "$m"
+			done
+		fi
 		cat <<-EOF
 		    }
 		}

@@ -82,6 +82,8 @@ const Key k_keys[] = {
     // --backup (backup.cpp)
     CMS_TEXT(backup_dir, "var/backups"),
     CMS_INT(backup_keep, 7, 0, 100000),
+    CMS_INT(slow_request_ms, 1000, 0, 3600000),
+    CMS_LIST(status_allow, "127.0.0.1 ::1 unix:"),
 };
 
 #undef CMS_TEXT

@@ -11,6 +11,7 @@ namespace cms {
 struct Config;
 class Messages;
 struct Route;
+class Scoreboard;
 namespace db {
 class Connection;
 }
@@ -42,6 +43,8 @@ struct Ctx {
     // Set by authorize() for every route but the public ones, and by login to the user it
     // authenticated: the principal of the route's behaviour-log row.
     std::optional<Principal> user;
+    // The pool's scoreboard, for its status page; nullptr without a pool (CGI).
+    const Scoreboard *board = nullptr;
 };
 
 } // namespace cms

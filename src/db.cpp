@@ -12,6 +12,7 @@
 #include "config.h"
 #include "db_health.h"
 #include "log.h"
+#include "scoreboard.h"
 
 namespace cms::db {
 
@@ -163,7 +164,12 @@ Statement::Statement(Connection &conn, MYSQL *mysql, const char *sql, bool one_s
         conn_.fail("cannot allocate a statement");
     if (one_shot_)
         return; // prepared by its execution
-    if (mysql_stmt_prepare(stmt_, sql, std::strlen(sql)) != 0) {
+    int prepared;
+    {
+        Connection::Wait wait(conn_, sql, false);
+        prepared = mysql_stmt_prepare(stmt_, sql, std::strlen(sql));
+    }
+    if (prepared != 0) {
         // The destructor does not run for a constructor that throws: close the handle here.
         std::string text = std::string("cannot prepare statement '") + sql +
                            "': " + mysql_stmt_error(stmt_);
@@ -279,6 +285,8 @@ Statement &Statement::execute(const std::vector<Param> &params) {
     if (one_shot_ ? std::strncmp(sql_, "SELECT", 6) != 0 : results_.empty())
         conn_.mark_written();
     executed_ = true;
+    // Until the result is read, an error's throw included: the Connection outlives a drop().
+    Connection::Wait wait(conn_, sql_, true);
     if ((one_shot_ ? mariadb_stmt_execute_direct(stmt_, sql_, std::strlen(sql_))
                    : mysql_stmt_execute(stmt_)) != 0)
         fail("cannot execute");
@@ -348,6 +356,31 @@ uint64_t Statement::insert_id() const { return mysql_stmt_insert_id(stmt_); }
 Connection::Connection(const Config &config, DbHealth *health)
     : config_(config), health_(health) {}
 
+Connection::Wait::Wait(Connection &conn, const char *sql, bool statement)
+    : conn_(conn), sql_(sql), started_(std::chrono::steady_clock::now()) {
+    ++conn_.stats_.round_trips;
+    if (statement)
+        ++conn_.stats_.statements;
+    if (conn_.state_cell_ != nullptr)
+        conn_.state_cell_->store(static_cast<uint8_t>(ThreadState::database),
+                                 std::memory_order_relaxed);
+}
+
+Connection::Wait::~Wait() {
+    auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::steady_clock::now() - started_)
+                    .count();
+    RequestStats &stats = conn_.stats_;
+    stats.wait_us += took;
+    if (stats.slowest_sql == nullptr || took > stats.slowest_us) {
+        stats.slowest_sql = sql_;
+        stats.slowest_us = took;
+    }
+    if (conn_.state_cell_ != nullptr)
+        conn_.state_cell_->store(static_cast<uint8_t>(ThreadState::handler),
+                                 std::memory_order_relaxed);
+}
+
 Connection::~Connection() { drop(); }
 
 void Connection::drop() noexcept {
@@ -389,14 +422,23 @@ void Connection::ensure_connected() {
     }
     if (mysql_ != nullptr)
         return;
-    Connected connected = connect_configured(config_);
+    Connected connected;
+    {
+        Wait wait(*this, "(connect)", false);
+        connected = connect_configured(config_);
+    }
     if (connected.mysql == nullptr) {
+        ++stats_.connect_failures;
         std::string text = "cannot connect to database '" + config_.db_name + "' at " +
                            connected.address + ": " + connected.error;
         mark_down();
         throw DbError(text, connected.errnum, true);
     }
     mysql_ = connected.mysql;
+    ++stats_.connects;
+    if (ever_connected_)
+        ++stats_.reconnects;
+    ever_connected_ = true;
     log_info("connected to database '" + config_.db_name + "' at " + connected.address);
     if (!on_connect_)
         return;
@@ -419,7 +461,12 @@ bool Connection::ping() {
             return false;
         }
         auto start = std::chrono::steady_clock::now();
-        if (mysql_ping(mysql_) == 0)
+        int pinged;
+        {
+            Wait wait(*this, "(ping)", false);
+            pinged = mysql_ping(mysql_);
+        }
+        if (pinged == 0)
             return true;
         if (!stale_failure(std::chrono::steady_clock::now() - start)) {
             mark_down();
@@ -460,7 +507,12 @@ Statement &Connection::statement(const char *sql) {
 void Connection::begin() {
     ensure_connected();
     // A stale connection fails here, before anything was written: the request may run again.
-    if (mysql_real_query(mysql_, k_start_transaction.data(), k_start_transaction.size()) != 0)
+    int started;
+    {
+        Wait wait(*this, k_start_transaction.data(), false);
+        started = mysql_real_query(mysql_, k_start_transaction.data(), k_start_transaction.size());
+    }
+    if (started != 0)
         fail("cannot start a transaction");
     mark_written();
     in_transaction_ = true;
@@ -468,7 +520,12 @@ void Connection::begin() {
 }
 
 void Connection::commit() {
-    if (mysql_commit(mysql_) != 0) {
+    int refused;
+    {
+        Wait wait(*this, "COMMIT", false);
+        refused = mysql_commit(mysql_);
+    }
+    if (refused != 0) {
         // Lost on the way, the server may have committed: the change's files stay, since an
         // orphan file is harmless and a committed row without its file is not. A refused commit
         // (a deadlock, a certification failure) certainly rolled back, and undoes them.
@@ -488,7 +545,12 @@ void Connection::rollback() noexcept {
     undo_.clear();
     if (mysql_ == nullptr)
         return;
-    if (mysql_rollback(mysql_) != 0) {
+    int refused;
+    {
+        Wait wait(*this, "ROLLBACK", false);
+        refused = mysql_rollback(mysql_);
+    }
+    if (refused != 0) {
         log_error(std::string("cannot roll back: ") + mysql_error(mysql_));
         drop(); // a connection in an unknown transaction state is not reused
     }

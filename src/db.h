@@ -3,6 +3,7 @@
 // No SQL text lives here except what the C API needs; stores own their statements.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -54,6 +55,20 @@ struct Param {
 };
 
 class Connection;
+
+// What the current request asked of the server, for the pool's figures and the slow-request log:
+// round trips (statements, prepares, transaction control), the time spent waiting on them, the
+// slowest one's SQL text (a constant with ? for each value, never a value) and connects.
+struct RequestStats {
+    uint32_t round_trips = 0;
+    uint32_t statements = 0;
+    int64_t wait_us = 0;
+    const char *slowest_sql = nullptr;
+    int64_t slowest_us = 0;
+    uint32_t connects = 0;
+    uint32_t reconnects = 0;
+    uint32_t connect_failures = 0;
+};
 
 // A prepared statement owned by a Connection's cache. Results are read row by row after execute().
 class Statement {
@@ -155,6 +170,28 @@ class Connection {
     // it commits. For what a transaction does outside the database, e.g. a file written for a row.
     void on_rollback(std::function<void()> undo) { undo_.push_back(std::move(undo)); }
 
+    // The figures of the requests since the last reset_stats().
+    const RequestStats &stats() const { return stats_; }
+    void reset_stats() { stats_ = RequestStats(); }
+    // A cell that is set to ThreadState::database while a round trip waits, and back to
+    // ThreadState::handler after it (the worker thread's scoreboard slot); nullptr for none.
+    void state_cell(std::atomic<uint8_t> *cell) { state_cell_ = cell; }
+
+    // Times one round trip to the server for stats(); statement: an execution (not a prepare,
+    // a connect or transaction control).
+    class Wait {
+      public:
+        Wait(Connection &conn, const char *sql, bool statement);
+        ~Wait();
+        Wait(const Wait &) = delete;
+        Wait &operator=(const Wait &) = delete;
+
+      private:
+        Connection &conn_;
+        const char *sql_;
+        std::chrono::steady_clock::time_point started_;
+    };
+
     // Drops the connection and every statement; used when the server is gone.
     void drop() noexcept;
     // Throws DbError for the connection's last error (lost() when the server is gone).
@@ -171,6 +208,9 @@ class Connection {
     bool committed_ = false;
     bool in_transaction_ = false;
     bool one_shot_ = false;
+    bool ever_connected_ = false;
+    RequestStats stats_;
+    std::atomic<uint8_t> *state_cell_ = nullptr;
 };
 
 // Rolls back unless commit() was called: every early return and every throw is covered.

@@ -88,6 +88,7 @@ const Fallback k_fallback_texts[] = {
     {Code::idempotency_key_invalid, "Idempotency-Key must be 1 to 100 visible ASCII characters"},
     {Code::idempotency_key_reused, "this Idempotency-Key was used for another request"},
     {Code::idempotency_key_busy, "a request with this Idempotency-Key is still being processed"},
+    {Code::status_no_pool, "no pool: this process is not a cms-fcgi pool (CGI or one worker)"},
 };
 
 struct FieldFallback {

@@ -84,6 +84,8 @@ enum class Code : int {
     idempotency_key_invalid = 10390,
     idempotency_key_reused = 10391,
     idempotency_key_busy = 10392,
+    // GET /status of a CGI program or a single worker: there is no pool to show.
+    status_no_pool = 10393,
 };
 
 // The texts of validation failures, sent inside a 400/10030 whose message maps field → text.

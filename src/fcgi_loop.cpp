@@ -22,6 +22,7 @@
 #include "request.h"
 #include "response.h"
 #include "router.h"
+#include "scoreboard.h"
 #include "text.h"
 
 namespace cms {
@@ -58,6 +59,17 @@ Response preflight(const Router::Match &match) {
     return res;
 }
 
+// What the pool's figures and the slow-request log need of a request besides its response.
+struct Outcome {
+    const Route *route = nullptr;           // the route matched, if any
+    std::optional<Unavailable> unavailable; // why a 503 was answered
+    bool replayed = false;                  // the stored answer of an Idempotency-Key
+    bool conflict = false;                  // an Idempotency-Key reused or still in progress
+    bool throttled = false;                 // refused by the login throttle
+    int deadlock_retries = 0;
+    int lost_retries = 0;
+};
+
 // Whether a route may write: it runs in a transaction that dispatch commits.
 bool writes(const Route &route) {
     std::string_view method = route.method;
@@ -69,12 +81,14 @@ bool writes(const Route &route) {
 // key's answer, and the commit. An ApiError thrown by the handler rolls it all back; a response
 // it returns commits, errors included (a failed password check is counted), and only a 2xx one
 // is logged.
-Response run_in_transaction(const Route &route, Request &req, Ctx &ctx) {
+Response run_in_transaction(const Route &route, Request &req, Ctx &ctx, Outcome &out) {
     std::optional<IdempotencyKey> key = idempotency_key(req, ctx);
     db::Transaction tx(ctx.db);
     if (key)
-        if (std::optional<Response> first = replay_or_reserve(*key, req, ctx))
+        if (std::optional<Response> first = replay_or_reserve(*key, req, ctx)) {
+            out.replayed = true;
             return *first;
+        }
     Response res = route.handler(req, ctx);
     if (res.status >= 200 && res.status < 300)
         record_behaviour(req, ctx, res.status);
@@ -86,8 +100,13 @@ Response run_in_transaction(const Route &route, Request &req, Ctx &ctx) {
 
 // Match, authorize, then read the body (its cap depends on the route) and run the handler.
 Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param,
-                  const BodyReader &reader) {
+                  const BodyReader &reader, Outcome &out) {
     Router::Match match = svc.router.match(req.method, req.path);
+    // A preflight counts under its path's template (the route of any method of the path).
+    if (match.path_known && match.route == nullptr && req.method == "OPTIONS")
+        for (const char *method : {"GET", "POST", "PUT", "DELETE"})
+            if (out.route == nullptr)
+                out.route = svc.router.match(method, req.path).route;
     if (!match.path_known)
         throw ApiError(404, Code::not_found);
     if (req.method == "OPTIONS")
@@ -95,13 +114,19 @@ Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param
     if (match.route == nullptr)
         throw ApiError(405, Code::method_not_allowed).header("Allow", match.allow);
     req.params = std::move(match.params);
-    ctx.route = match.route;
+    ctx.route = out.route = match.route;
+    if (svc.meter != nullptr)
+        svc.meter->route(template_index(match.route), method_index(req.method));
     // Before the body: an anonymous client gets its 401 without making us read 10 MiB.
     authorize(*match.route, req, ctx);
     int64_t cap = body_cap(*match.route, svc.config);
+    if (svc.meter != nullptr)
+        svc.meter->state(ThreadState::reading);
     read_request_body(req, param, reader, static_cast<size_t>(cap));
+    if (svc.meter != nullptr)
+        svc.meter->state(ThreadState::handler);
     if (writes(*match.route))
-        return run_in_transaction(*match.route, req, ctx);
+        return run_in_transaction(*match.route, req, ctx, out);
     return match.route->handler(req, ctx);
 }
 
@@ -117,6 +142,17 @@ Response error_response(Service &svc, const Request &req, const ApiError &error)
 bool is_transient(const db::DbError &e) {
     return e.lost() || e.errnum == ER_LOCK_WAIT_TIMEOUT || e.errnum == ER_LOCK_DEADLOCK ||
            dynamic_cast<const db::WrongSchema *>(&e) != nullptr;
+}
+
+// Why a transient failure answers 503: a schema of another version is not ready; a lock wait or
+// a deadlock retried too often is a lock; a connection lost quickly is a server unreachable, one
+// lost slowly a read timeout.
+Unavailable unavailable_cause(const db::DbError &e, std::chrono::steady_clock::duration took) {
+    if (dynamic_cast<const db::WrongSchema *>(&e) != nullptr)
+        return Unavailable::not_ready;
+    if (!e.lost())
+        return Unavailable::lock_wait;
+    return db::stale_failure(took) ? Unavailable::unreachable : Unavailable::read_timeout;
 }
 
 // A deadlock (or a Galera certification failure, reported the same way) rolled the transaction
@@ -144,15 +180,22 @@ std::string log_tag(const Request &req) {
 // Dispatches and turns every failure into an envelope. The body is read once, so a request can
 // run again: once on a fresh connection when a stale one was lost before anything was written,
 // and a few times after a deadlock that left nothing committed.
-Response answer(Service &svc, Request &req, const ParamLookup &param, const BodyReader &reader) {
+Response answer(Service &svc, Request &req, const ParamLookup &param, const BodyReader &reader,
+                Outcome &out) {
     int deadlocks = 0;
     for (int attempt = 0;; ++attempt) {
-        Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, svc.json, nullptr, std::nullopt};
+        Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, svc.json, nullptr, std::nullopt,
+                svc.board};
         auto started = std::chrono::steady_clock::now();
         try {
             svc.db.begin_request();
-            return dispatch(svc, req, ctx, param, reader);
+            return dispatch(svc, req, ctx, param, reader, out);
         } catch (const ApiError &e) {
+            if (e.status == 503 && e.code == Code::db_unavailable)
+                out.unavailable = Unavailable::not_ready;
+            out.throttled = e.code == Code::too_many_requests;
+            out.conflict =
+                e.code == Code::idempotency_key_busy || e.code == Code::idempotency_key_reused;
             return error_response(svc, req, e);
         } catch (const db::DbError &e) {
             std::string where = log_tag(req);
@@ -160,12 +203,14 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
                 db::stale_failure(std::chrono::steady_clock::now() - started)) {
                 log_warn("database connection lost, retrying once: " + std::string(e.what()) +
                          where);
+                ++out.lost_retries;
                 continue;
             }
             if (e.errnum == ER_LOCK_DEADLOCK && deadlocks < k_deadlock_retries &&
                 !svc.db.committed()) {
                 log_warn("deadlock, running the request again: " + std::string(e.what()) + where);
                 deadlock_pause(deadlocks++);
+                ++out.deadlock_retries;
                 continue;
             }
             // One server: it is down for the whole pool until the probe reaches it. Several
@@ -174,8 +219,10 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
             if (e.lost() && svc.config.db_hosts.size() <= 1)
                 svc.db.mark_down();
             log_error(std::string(e.what()) + where);
-            if (is_transient(e))
+            if (is_transient(e)) {
+                out.unavailable = unavailable_cause(e, std::chrono::steady_clock::now() - started);
                 return error_response(svc, req, ApiError(503, Code::db_unavailable));
+            }
             return error_response(svc, req, ApiError(500, Code::internal));
         } catch (const std::exception &e) {
             log_error(std::string("unexpected failure: ") + e.what() + log_tag(req));
@@ -184,14 +231,79 @@ Response answer(Service &svc, Request &req, const ParamLookup &param, const Body
     }
 }
 
-void log_request(const Request &req, const Response &res) {
-    auto elapsed = std::chrono::steady_clock::now() - req.started;
-    double ms = std::chrono::duration<double, std::milli>(elapsed).count();
+void log_request(const Request &req, const Response &res, double ms) {
     char duration[32];
     std::snprintf(duration, sizeof duration, "%.2f", ms);
     log_access("access: method=" + log_safe(req.method) + " path=" + log_safe(req.path) +
                " status=" + std::to_string(res.status) + " ms=" + duration +
                " pid=" + std::to_string(log_pid()) + " remote=" + log_safe(req.remote_addr));
+}
+
+// SQL text on one log line: its line breaks and runs of spaces as one space, quotes escaped.
+std::string sql_line(const char *sql) {
+    std::string out;
+    for (const char *p = sql; *p != '\0'; ++p) {
+        char c = *p;
+        if (c == '\n' || c == '\t' || c == '\r' || c == ' ') {
+            if (!out.empty() && out.back() != ' ')
+                out += ' ';
+        } else if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else {
+            out += c;
+        }
+    }
+    if (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    return out;
+}
+
+// The slow-request line: what the request was (never its query string, body or credentials),
+// where its time went, and its slowest round trip's SQL text, which holds ? for every value.
+void log_slow(const Request &req, const Response &res, const Outcome &out, double ms,
+              const db::RequestStats &db) {
+    char figures[160];
+    std::snprintf(figures, sizeof figures,
+                  " status=%d ms=%.1f db_ms=%.1f statements=%u round_trips=%u slowest_ms=%.1f",
+                  res.status, ms, static_cast<double>(db.wait_us) / 1000, db.statements,
+                  db.round_trips, static_cast<double>(db.slowest_us) / 1000);
+    log_warn("slow request: method=" + log_safe(req.method) +
+             " route=" + (out.route != nullptr ? std::string(out.route->pattern) : "unmatched") +
+             figures + " slowest_sql=\"" +
+             (db.slowest_sql != nullptr ? sql_line(db.slowest_sql) : std::string()) + "\"");
+}
+
+// Adds the request to this thread's slot of the scoreboard.
+void count(Meter &meter, const Request &req, const Response &res, const Outcome &out,
+           int64_t total_us, bool slow, const db::RequestStats &db) {
+    uint16_t route = template_index(out.route);
+    uint8_t method = method_index(req.method);
+    meter.route(route, method);
+    meter.count(route, method, res.status, total_us);
+    WorkerCounters &c = meter.counters();
+    add(c.db_round_trips, db.round_trips);
+    add(c.db_wait_us, static_cast<uint64_t>(db.wait_us));
+    if (db.connects != 0)
+        add(c.db_connects, db.connects);
+    if (db.reconnects != 0)
+        add(c.db_reconnects, db.reconnects);
+    if (db.connect_failures != 0)
+        add(c.db_connect_failures, db.connect_failures);
+    if (out.deadlock_retries != 0)
+        add(c.db_deadlock_retries, static_cast<uint64_t>(out.deadlock_retries));
+    if (out.lost_retries != 0)
+        add(c.db_lost_retries, static_cast<uint64_t>(out.lost_retries));
+    if (out.unavailable && res.status == 503)
+        add(c.unavailable[static_cast<size_t>(*out.unavailable)]);
+    if (out.replayed)
+        add(c.idempotency_replays);
+    if (out.conflict)
+        add(c.idempotency_conflicts);
+    if (out.throttled)
+        add(c.throttle_refusals);
+    if (slow)
+        add(c.slow_requests);
 }
 
 // Reads and discards what is left of a body we refused or did not need, up to k_max_drain_bytes.
@@ -207,9 +319,27 @@ void drain(const BodyReader &reader) {
 
 Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader) {
     Request req = read_request_head(param);
-    Response res = answer(svc, req, param, reader);
+    log_request_id(&req.request_id);
+    svc.db.reset_stats();
+    Outcome out;
+    if (svc.meter != nullptr)
+        svc.meter->state(ThreadState::handler);
+    Response res = answer(svc, req, param, reader, out);
     add_cors_headers(svc.config, req, res);
-    log_request(req, res);
+    res.header("X-Request-Id", req.request_id);
+    auto elapsed = std::chrono::steady_clock::now() - req.started;
+    int64_t total_us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+    double ms = static_cast<double>(total_us) / 1000;
+    log_request(req, res, ms);
+    bool slow =
+        svc.config.slow_request_ms > 0 && ms >= static_cast<double>(svc.config.slow_request_ms);
+    if (slow)
+        log_slow(req, res, out, ms, svc.db.stats());
+    log_request_id(nullptr);
+    if (svc.meter != nullptr) {
+        count(*svc.meter, req, res, out, total_us, slow, svc.db.stats());
+        svc.meter->state(ThreadState::writing);
+    }
     return res;
 }
 
@@ -247,9 +377,10 @@ int run_cgi(Service &svc) {
 int fail_cgi() {
     Request req = read_request_head(cgi_param);
     Messages built_in;
-    answer_cgi(Response::json(500, error_envelope(ApiError(500, Code::internal), built_in,
-                                                  req.line())),
-               read_stdin);
+    Response res =
+        Response::json(500, error_envelope(ApiError(500, Code::internal), built_in, req.line()));
+    res.header("X-Request-Id", req.request_id);
+    answer_cgi(res, read_stdin);
     return 1;
 }
 

@@ -8,7 +8,9 @@ namespace cms {
 
 struct Config;
 class Messages;
+class Meter;
 class Router;
+class Scoreboard;
 namespace db {
 class Connection;
 }
@@ -27,6 +29,10 @@ struct Service {
     const jwt::Key &jwt_key;
     json::BodyParser &json;
     const Router &router;
+    // The pool's scoreboard and this thread's slot in it; nullptr without a pool (CGI, a lone
+    // worker).
+    const Scoreboard *board;
+    Meter *meter;
 };
 
 // Answers the FastCGI request FCGX_Accept_r just read: reads what is left of its body (drained

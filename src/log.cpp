@@ -34,6 +34,9 @@ std::string &log_path_ref() {
 // The probe thread logs too, hence atomic; a forked child forgets its parent's id.
 std::atomic<pid_t> g_pid{0};
 
+// The request the calling thread serves, if any.
+thread_local const std::string *t_request_id = nullptr;
+
 extern "C" void forget_pid() { g_pid.store(0, std::memory_order_relaxed); }
 
 void write_line(const char *level, std::string_view message) {
@@ -47,7 +50,10 @@ void write_line(const char *level, std::string_view message) {
     line.append(stamp).append(" [").append(std::to_string(log_pid())).append("] ");
     if (level != nullptr)
         line.append(level).append(": ");
-    line.append(message).push_back('\n');
+    line.append(message);
+    if (t_request_id != nullptr)
+        line.append(" request_id=").append(*t_request_id);
+    line.push_back('\n');
     // One fwrite per line keeps lines from several workers whole in an O_APPEND file.
     FILE *stream = log_stream_ref().load();
     std::fwrite(line.data(), 1, line.size(), stream);
@@ -86,6 +92,8 @@ bool log_reopen() {
     log_path_ref().clear();
     return false;
 }
+
+void log_request_id(const std::string *id) { t_request_id = id; }
 
 void log_info(std::string_view message) { write_line("info", message); }
 void log_warn(std::string_view message) { write_line("warn", message); }

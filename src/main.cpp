@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "db_health.h"
 #include "env_file.h"
 #include "errors.h"
+#include "fcgi_client.h"
 #include "fcgi_loop.h"
 #include "json.h"
 #include "jwt.h"
@@ -35,7 +37,9 @@
 #include "permission_store.h"
 #include "router.h"
 #include "schema.h"
+#include "scoreboard.h"
 #include "setup_db.h"
+#include "status_page.h"
 #include "supervisor.h"
 #include "user_rules.h"
 #include "worker.h"
@@ -50,6 +54,7 @@ void usage() {
                "       cms-fcgi [-c FILE] [--env FILE] --setup-db [--db-admin USER]\n"
                "                (root's password from stdin, or generated and printed)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
+               "       cms-fcgi [-c FILE] [--listen ADDR] status\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "       cms-fcgi [-c FILE] --backup [DIR]\n"
                "       cms-fcgi [-c FILE] --restore ARCHIVE [--replace] [--until 'YYYY-MM-DD HH:MM:SS']\n"
@@ -70,7 +75,9 @@ void usage() {
                "                 backup_dir), print its path, keep backup_keep archives, then exit\n"
                "  --restore ARCHIVE  check the whole archive, then restore it into the empty\n"
                "                 database and file store (--replace: replace them; --until: then\n"
-               "                 replay the binary log up to that second), then exit\n",
+               "                 replay the binary log up to that second), then exit\n"
+               "  status         print a summary of the running pool's GET /status, asked on its\n"
+               "                 socket (listen of the config, or --listen), then exit\n",
                stderr);
 }
 
@@ -100,6 +107,30 @@ bool init_client_library() {
     if (&mysql_port != nullptr)
         mysql_port = 3306;
     return mysql_library_init(0, nullptr, nullptr) == 0;
+}
+
+// `cms-fcgi status`: the pool's own status page, asked over its socket, as a few lines.
+int print_status(const std::string &address) {
+    if (address.empty())
+        throw std::runtime_error("status: no socket to ask: give --listen ADDR, or set listen in "
+                                 "the config");
+    bool tcp = address.find('/') == std::string::npos && address.find(':') != std::string::npos;
+    std::string answer = cms::fcgi_request(
+        address, {{"GATEWAY_INTERFACE", "CGI/1.1"}, {"SERVER_PROTOCOL", "HTTP/1.1"},
+                  {"REQUEST_METHOD", "GET"}, {"PATH_INFO", "/status"}, {"REQUEST_URI", "/status"},
+                  {"QUERY_STRING", ""}, {"REMOTE_ADDR", tcp ? "127.0.0.1" : "unix:"}});
+    size_t blank = answer.find("\r\n\r\n");
+    if (answer.compare(0, 11, "Status: 200") != 0 || blank == std::string::npos)
+        throw std::runtime_error("status: the pool at '" + address + "' answered: " +
+                                 answer.substr(0, answer.find('\r')));
+    Json::Value page;
+    std::string body = answer.substr(blank + 4);
+    std::unique_ptr<Json::CharReader> reader(Json::CharReaderBuilder().newCharReader());
+    if (!reader->parse(body.data(), body.data() + body.size(), &page, nullptr) ||
+        !page.isObject() || page["pool"].isNull())
+        throw std::runtime_error("status: '" + address + "' answers without a pool");
+    std::fputs(cms::status_summary(page).c_str(), stdout);
+    return 0;
 }
 
 int hash_password() {
@@ -168,15 +199,22 @@ struct ThreadParts {
     cms::Router router;
     cms::jwt::Key jwt_key;
     cms::json::BodyParser json;
+    std::optional<cms::Meter> meter; // its slot of the pool's scoreboard
     cms::Service service;
 
+    // board: the pool's, with this thread's slot (worker, thread); nullptr without a pool.
     ThreadParts(const cms::Config &config, const cms::Messages &messages, cms::DbHealth &health,
-                const std::vector<cms::Permission> &declared, bool cgi)
+                const std::vector<cms::Permission> &declared, bool cgi, cms::Scoreboard *board,
+                size_t worker, size_t thread)
         : db(config, &health), router(cms::route_table()), jwt_key(config.jwt_secret),
           json(static_cast<int>(config.json_max_depth)),
-          service{config, messages, db, jwt_key, json, router} {
+          service{config, messages, db, jwt_key, json, router, board, nullptr} {
         if (cgi)
             db.one_shot();
+        if (board != nullptr) {
+            meter.emplace(*board, worker, thread);
+            service.meter = &*meter;
+        }
         // Checked and registered on every (re)connect: idempotent, and a database that was down
         // at start-up is checked and gets its permissions as soon as it is back.
         db.on_connect([&declared, &config](cms::db::Connection &conn) {
@@ -189,13 +227,20 @@ struct ThreadParts {
             cms::log_warn(std::string("database not reachable at start-up, answering 503 until "
                                       "it is: ") + e.what());
         }
+        // The first connect is no request's: counted here, then each request counts its own.
+        if (meter) {
+            cms::add(meter->counters().db_connects, db.stats().connects);
+            cms::add(meter->counters().db_connect_failures, db.stats().connect_failures);
+            db.state_cell(meter->state_cell()); // from now on in requests only
+        }
+        db.reset_stats();
     }
 };
 
 // One worker process (listen_fd >= 0), with worker_threads threads, or the one CGI request (-1):
 // the pool's health state, each thread's parts, then the loop.
 int run_worker_process(const cms::Config &config, const cms::Messages &messages, int listen_fd,
-                       cms::DbHealthShared *shared) {
+                       cms::DbHealthShared *shared, cms::Scoreboard *board, size_t slot) {
     // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
     // Before FCGX_Init: libfcgi installs its own SIGUSR1 handler, which fails every later read,
     // where the handler is still the default, and a stop sends SIGUSR1 to each worker thread.
@@ -213,8 +258,8 @@ int run_worker_process(const cms::Config &config, const cms::Messages &messages,
         std::vector<std::unique_ptr<ThreadParts>> parts;
         std::vector<cms::Service *> services;
         for (size_t i = 0; i < threads; ++i) {
-            parts.push_back(
-                std::make_unique<ThreadParts>(config, messages, health, declared, listen_fd < 0));
+            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, declared,
+                                                          listen_fd < 0, board, slot, i));
             services.push_back(&parts.back()->service);
         }
         if (FCGX_Init() != 0) {
@@ -272,18 +317,24 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
         check_schema_at_start(config);
     int status;
     if (!supervise) {
-        status = run_worker_process(config, messages, listen_fd, nullptr);
+        status = run_worker_process(config, messages, listen_fd, nullptr, nullptr, 0);
     } else {
         if (listen_fd < 0)
             throw std::runtime_error("--supervise needs a listening socket: give --listen, or "
                                      "start it under spawn-fcgi or a systemd socket unit");
-        // Made before the first fork: every worker of this master shares it.
+        // Made before the first fork: every worker of this master shares them.
         cms::DbHealthShared *shared = cms::db_health_shared_memory();
+        cms::Scoreboard *board = cms::Scoreboard::create(config, listen_fd);
+        if (board == nullptr)
+            cms::log_warn(
+                "cannot make the scoreboard's shared memory: /status has no pool figures");
         std::string exe = own_path(argv[0]);
         status = cms::run_supervisor(
             config, listen_fd,
-            [&](int fd) { return run_worker_process(config, messages, fd, shared); },
-            exe.c_str(), argv);
+            [&](int fd, size_t slot) {
+                return run_worker_process(config, messages, fd, shared, board, slot);
+            },
+            exe.c_str(), argv, board);
     }
     // Stopped (a re-exec never returns here): nothing listens on the file any more.
     if (!socket_file.empty() && unlink(socket_file.c_str()) != 0 && errno != ENOENT)
@@ -333,6 +384,7 @@ int main(int argc, char **argv) {
     bool backup = false;
     std::string backup_dir, restore_archive;
     cms::RestoreOptions restore_options;
+    bool status = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -362,6 +414,8 @@ int main(int argc, char **argv) {
             restore_options.replace = true;
         } else if (arg == "--until" && has_value) {
             restore_options.until = argv[++i];
+        } else if (arg == "status") {
+            status = true;
         } else if (arg == "-t") {
             test_only = true;
         } else if (arg == "--hash-password") {
@@ -392,6 +446,8 @@ int main(int argc, char **argv) {
             std::fputs(cms::nginx_texts(messages, config.message_file).c_str(), stdout);
             return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
         }
+        if (status)
+            return print_status(listen.empty() ? config.listen : listen);
         if (setup_db) {
             if (!init_client_library())
                 throw std::runtime_error("cannot initialise the MariaDB client library");
@@ -427,8 +483,8 @@ int main(int argc, char **argv) {
                                            "~/.config/cms-fcgi/cms.conf)"
                                          : "");
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
-        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && listen.empty() &&
-            !supervise && !backup && restore_archive.empty() && FCGX_IsCGI())
+        if (!test_only && get_key.empty() && !setup_db && !nginx_texts && !status &&
+            listen.empty() && !supervise && !backup && restore_archive.empty() && FCGX_IsCGI())
             return cms::fail_cgi();
         return 1;
     }

@@ -1,4 +1,5 @@
-// Operations routes (api.md §6): liveness without the database, readiness with it.
+// Operations routes (api.md §6): liveness without the database, readiness with it, and the
+// pool's status page (not part of the Lin CMS API).
 #pragma once
 
 namespace cms {
@@ -9,5 +10,9 @@ struct Ctx;
 
 Response handle_health_live(const Request &req, Ctx &ctx);
 Response handle_health_ready(const Request &req, Ctx &ctx);
+// The pool's status page (README "Monitoring"): JSON, or metrics with ?format=prometheus,
+// ?format=openmetrics or an Accept header that asks for them; ?full adds each worker thread.
+// A client outside status_allow gets the usual 404.
+Response handle_pool_status(const Request &req, Ctx &ctx);
 
 } // namespace cms

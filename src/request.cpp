@@ -2,7 +2,10 @@
 // headers we use, body with its cap. Query parsing is delegated to cgicc.
 #include "request.h"
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
+#include <random>
 
 #include <cgicc/CgiInput.h>
 #include <cgicc/Cgicc.h>
@@ -53,6 +56,27 @@ class QueryInput : public cgicc::CgiInput {
     const std::string &query_;
 };
 
+// The web server's id of the request (nginx's $request_id as REQUEST_ID, Apache's mod_unique_id
+// as UNIQUE_ID) when it is a short token that is safe in a header and a log line; else a random
+// one of ours, in nginx's form (32 hexadecimal digits).
+std::string request_id(const ParamLookup &param) {
+    for (const char *name : {"REQUEST_ID", "UNIQUE_ID"}) {
+        const char *value = param(name);
+        if (value == nullptr || *value == '\0' || std::strlen(value) > 64)
+            continue;
+        bool safe = true;
+        for (const char *p = value; *p != '\0' && safe; ++p)
+            safe = std::isalnum(static_cast<unsigned char>(*p)) || std::strchr("@_.-", *p);
+        if (safe)
+            return value;
+    }
+    thread_local std::mt19937_64 random(std::random_device{}());
+    char id[33];
+    std::snprintf(id, sizeof id, "%016llx%016llx", static_cast<unsigned long long>(random()),
+                  static_cast<unsigned long long>(random()));
+    return id;
+}
+
 } // namespace
 
 std::string normalize_path(std::string path) {
@@ -78,9 +102,11 @@ Request read_request_head(const ParamLookup &param) {
     req.content_type = param_or_empty(param, "CONTENT_TYPE");
     req.authorization = param_or_empty(param, "HTTP_AUTHORIZATION");
     req.origin = param_or_empty(param, "HTTP_ORIGIN");
+    req.accept = param_or_empty(param, "HTTP_ACCEPT");
     req.remote_addr = param_or_empty(param, "REMOTE_ADDR");
     req.idempotency_key = param_or_empty(param, "HTTP_IDEMPOTENCY_KEY");
     req.captcha_tag = param_or_empty(param, "HTTP_TAG");
+    req.request_id = request_id(param);
 
     // The mount point is the web server's business: nginx (fastcgi_split_path_info) and Apache
     // (ScriptAlias) pass the part below it as PATH_INFO. Without one, take REQUEST_URI.

@@ -24,9 +24,11 @@ struct Request {
     std::string content_type;
     std::string authorization;
     std::string origin;
+    std::string accept;     // the Accept header
     std::string remote_addr;
     std::string idempotency_key; // the Idempotency-Key header, as sent
     std::string captcha_tag;     // the tag header of a login (a captcha's sealed tag), as sent
+    std::string request_id;      // the web server's (REQUEST_ID, UNIQUE_ID) or one made here
     std::string body;
     bool body_read = false;          // read_request_body ran (a retried request reads no more)
     std::vector<std::string> params; // path parameters captured by the router, in order

@@ -17,6 +17,14 @@ Response Response::json_text(int status, std::string body) {
     return res;
 }
 
+Response Response::text(int status, std::string content_type, std::string body) {
+    Response res;
+    res.status = status;
+    res.body = std::move(body);
+    res.headers.emplace_back("Content-Type", std::move(content_type));
+    return res;
+}
+
 Response Response::empty(int status) {
     Response res;
     res.status = status;

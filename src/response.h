@@ -19,6 +19,8 @@ struct Response {
     static Response json(int status, const Json::Value &value);
     // The same for a body that is JSON text already (a stored answer).
     static Response json_text(int status, std::string body);
+    // A text body of content_type (the status page's metrics).
+    static Response text(int status, std::string content_type, std::string body);
     // An empty body (CORS preflight).
     static Response empty(int status);
 

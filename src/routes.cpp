@@ -38,6 +38,7 @@ const std::vector<Route> &route_table() {
     static const std::vector<Route> routes = {
         {"GET",    "/healthz",                             A::everyone, k_none,        handle_health_live, nullptr, k_no_body},
         {"GET",    "/readyz",                              A::everyone, k_none,        handle_health_ready, nullptr, k_no_body},
+        {"GET",    "/status",                              A::everyone, k_none,        handle_pool_status, nullptr, k_no_body},
 
         {"GET",    "/v1/book",                             A::everyone, k_none,        handle_book_list, nullptr, k_no_body},
         {"GET",    "/v1/book/search",                      A::everyone, k_none,        handle_book_search, nullptr, k_no_body},

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "scoreboard.h"
 
 namespace cms {
 
@@ -38,6 +39,7 @@ struct Slot {
     Clock::time_point started;
     Clock::time_point next_start;
     Clock::duration backoff{0};
+    bool started_before = false;
 };
 
 extern "C" void on_child(int) {}
@@ -78,10 +80,10 @@ std::string format_seconds(Clock::duration d) {
 
 class Supervisor {
   public:
-    Supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
-               const char *exe, char **argv)
-        : config_(config), listen_fd_(listen_fd), worker_main_(worker_main), exe_(exe),
-          argv_(argv), slots_(static_cast<size_t>(config.workers)) {}
+    Supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main, const char *exe,
+               char **argv, Scoreboard *board)
+        : config_(config), listen_fd_(listen_fd), worker_main_(worker_main), exe_(exe), argv_(argv),
+          board_(board), slots_(static_cast<size_t>(config.workers)) {}
     int run();
 
   private:
@@ -97,6 +99,7 @@ class Supervisor {
     const WorkerMain &worker_main_;
     const char *exe_;
     char **argv_;
+    Scoreboard *board_;
     std::vector<Slot> slots_;
     sigset_t handled_;
     sigset_t original_;
@@ -105,6 +108,7 @@ class Supervisor {
 };
 
 void Supervisor::start(Slot &slot) {
+    size_t index = static_cast<size_t>(&slot - slots_.data());
     pid_t master = getpid();
     pid_t pid = fork();
     if (pid < 0) {
@@ -121,7 +125,7 @@ void Supervisor::start(Slot &slot) {
         signal(SIGCHLD, SIG_DFL);
         sigprocmask(SIG_SETMASK, &original_, nullptr);
         try {
-            _exit(worker_main_(listen_fd_));
+            _exit(worker_main_(listen_fd_, index));
         } catch (const std::exception &e) {
             log_error(std::string("worker failed to start: ") + e.what());
             _exit(1);
@@ -129,6 +133,9 @@ void Supervisor::start(Slot &slot) {
     }
     slot.pid = pid;
     slot.started = Clock::now();
+    if (board_ != nullptr)
+        board_->started(index, pid, slot.started_before);
+    slot.started_before = true;
 }
 
 void Supervisor::reap() {
@@ -145,6 +152,8 @@ void Supervisor::reap() {
             continue;
         }
         slot->pid = 0;
+        if (board_ != nullptr)
+            board_->died(static_cast<size_t>(slot - slots_.data()), status);
         Clock::duration lived = Clock::now() - slot->started;
         if (stopping_) {
             log_info("worker " + std::to_string(pid) + " " + describe_exit(status));
@@ -235,6 +244,8 @@ int Supervisor::run() {
     log_info("supervising " + std::to_string(slots_.size()) + " workers");
     for (;;) {
         reap();
+        if (board_ != nullptr)
+            board_->sample_listen_queue();
         Clock::time_point now = Clock::now();
         Clock::duration wait = std::chrono::seconds(1);
         if (stopping_) {
@@ -277,8 +288,8 @@ int Supervisor::run() {
 } // namespace
 
 int run_supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
-                   const char *exe, char **argv) {
-    Supervisor supervisor(config, listen_fd, worker_main, exe, argv);
+                   const char *exe, char **argv, Scoreboard *board) {
+    Supervisor supervisor(config, listen_fd, worker_main, exe, argv, board);
     return supervisor.run();
 }
 

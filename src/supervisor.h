@@ -4,22 +4,26 @@
 // restart (USR2: re-exec with the same socket). It serves no request and opens no connection.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 
 namespace cms {
 
 struct Config;
+class Scoreboard;
 
-// The body of a worker process, given the listening socket; returns its exit status.
-using WorkerMain = std::function<int(int listen_fd)>;
+// The body of a worker process, given the listening socket and its slot (0..workers-1) in the
+// scoreboard; returns its exit status.
+using WorkerMain = std::function<int(int listen_fd, size_t slot)>;
 
 // The environment variable through which a re-executed master learns which descriptor is the
 // listening socket it already holds.
 constexpr const char *k_inherited_socket_env = "CMS_SUPERVISOR_SOCKET";
 
 // Supervises config.workers processes running worker_main until a stop signal; a restart
-// re-executes exe with argv. Returns the exit status.
+// re-executes exe with argv. Records starts, deaths and the listen queue in board (if any).
+// Returns the exit status.
 int run_supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
-                   const char *exe, char **argv);
+                   const char *exe, char **argv, Scoreboard *board);
 
 } // namespace cms

@@ -30,6 +30,7 @@
 #include "config.h"
 #include "fcgi_loop.h"
 #include "log.h"
+#include "scoreboard.h"
 
 namespace cms {
 
@@ -275,6 +276,8 @@ Conn *Loop::claim(uint64_t key) {
 
 void Loop::serve(Service &svc, int fd, Conn *conn) {
     FCGX_Request &request = conn->request;
+    if (svc.meter != nullptr)
+        svc.meter->begin();
     // Reads the next request's parameters; on end of connection or a broken one libfcgi closes
     // the descriptor and returns an error.
     bool ended = FCGX_Accept_r(&request) < 0;
@@ -285,6 +288,8 @@ void Loop::serve(Service &svc, int fd, Conn *conn) {
         serve_fastcgi(svc, request);
         FCGX_Finish_r(&request);
     }
+    if (svc.meter != nullptr)
+        svc.meter->done(!ended);
     finish(fd, conn, ended, keep);
 }
 
@@ -373,6 +378,8 @@ void Loop::tend(Clock::time_point now) {
 
 bool Loop::run(Service &svc) {
     struct epoll_event events[k_max_events];
+    if (svc.meter != nullptr)
+        svc.meter->attach();
     {
         std::lock_guard<std::mutex> lock(mutex_);
         threads_.push_back(pthread_self());

@@ -49,6 +49,12 @@ test_expect_success 'GET /healthz still answers 200 while the database is down' 
 	expect_status 200
 '
 
+test_expect_success 'the status page counts the 503s by cause: unreachable, and not ready for /readyz' '
+	http GET /status &&
+	expect_status 200 &&
+	expect_json_true ".database.unavailable.unreachable >= 1 and .database.unavailable.not_ready >= 1"
+'
+
 test_expect_success 'the pool and all its workers are still the same processes' '
 	svc_alive "$POOL_PID" &&
 	test "$(pool_workers)" = "$(cat workers_before)"

@@ -99,7 +99,7 @@ test_expect_success 'a CR in the path of a failed request is escaped in the erro
 	direct GET "/cms/admin/group/1$(printf "\r")FORGED" \
 		--param "HTTP_AUTHORIZATION=Bearer $(cat root.token)" &&
 	grep -q "^Status: 503" direct &&
-	grep -q "error: .*\[GET /cms/admin/group/1%0DFORGED\]\$" app.log &&
+	grep -q "error: .*\[GET /cms/admin/group/1%0DFORGED\] request_id=[0-9a-f]\{32\}\$" app.log &&
 	! grep -q "$(printf "\r")" app.log
 '
 

@@ -22,6 +22,7 @@ expected_files () {
 			/usr/share/cms-fcgi/sql/schema.sql /usr/share/cms-fcgi/sql/seed.sql \
 			/usr/share/cms-fcgi/doc/openapi.yaml
 		(cd "$TOP/conf" && ls code-message*.properties) | sed "s|^|/usr/share/cms-fcgi/|"
+		(cd "$TOP/conf" && find prometheus -type f) | sed "s|^|/usr/share/cms-fcgi/|"
 		(cd "$TOP" && find nginx sql/migrate sql/migrations -type f) | sed "s|^|/usr/share/cms-fcgi/|"
 		[ ! -d "$TOP/apache" ] || (cd "$TOP" && find apache -type f) | sed "s|^|/usr/share/cms-fcgi/|"
 	} | sort

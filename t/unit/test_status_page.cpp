@@ -1,0 +1,150 @@
+// Unit tests for src/scoreboard.cpp and src/status_page.cpp: the bounded label tables, a
+// request counted into a slot and read back as JSON and as Prometheus and OpenMetrics text
+// (cumulative buckets, _total names, # EOF), and a dead worker's slot given back.
+#include "config.h"
+#include "router.h"
+#include "scoreboard.h"
+#include "status_page.h"
+
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <csignal>
+#include <string>
+
+#include <sys/wait.h>
+
+using cms::Config;
+using cms::Meter;
+using cms::Scoreboard;
+
+namespace {
+
+const cms::Route *route_of(const std::string &method, const std::string &pattern) {
+    for (const cms::Route &route : cms::route_table())
+        if (method == route.method && pattern == route.pattern)
+            return &route;
+    return nullptr;
+}
+
+bool has_line(const std::string &text, const std::string &line) {
+    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+// The status waitpid gives for a process killed by sig (no core dumped): the signal's number.
+int killed_by(int sig) {
+    return sig;
+}
+
+} // namespace
+
+class StatusPageTest : public CppUnit::TestFixture {
+    CPPUNIT_TEST_SUITE(StatusPageTest);
+    CPPUNIT_TEST(routes_of_one_path_share_a_template_and_none_is_unmatched);
+    CPPUNIT_TEST(statuses_and_methods_outside_the_tables_are_other);
+    CPPUNIT_TEST(a_counted_request_is_in_the_json_page);
+    CPPUNIT_TEST(prometheus_text_has_cumulative_buckets_and_total_counters);
+    CPPUNIT_TEST(openmetrics_names_families_without_total_and_ends_with_eof);
+    CPPUNIT_TEST(a_dead_worker_frees_its_busy_threads_and_is_counted_by_signal);
+    CPPUNIT_TEST_SUITE_END();
+
+  public:
+    void setUp() override {
+        config_.workers = 2;
+        config_.worker_threads = 2;
+        board_ = Scoreboard::create(config_, -1);
+        CPPUNIT_ASSERT(board_ != nullptr);
+    }
+
+    void routes_of_one_path_share_a_template_and_none_is_unmatched() {
+        uint16_t get = cms::template_index(route_of("GET", "/v1/book/{id}"));
+        uint16_t put = cms::template_index(route_of("PUT", "/v1/book/{id}"));
+        CPPUNIT_ASSERT_EQUAL(get, put);
+        CPPUNIT_ASSERT_EQUAL(std::string("/v1/book/{id}"), cms::route_templates()[get]);
+        CPPUNIT_ASSERT_EQUAL(std::string("unmatched"),
+                             cms::route_templates()[cms::template_index(nullptr)]);
+        CPPUNIT_ASSERT(cms::route_templates().size() <= cms::k_max_templates);
+    }
+
+    void statuses_and_methods_outside_the_tables_are_other() {
+        CPPUNIT_ASSERT_EQUAL(0, cms::k_statuses[cms::status_index(418)]);
+        CPPUNIT_ASSERT_EQUAL(404, cms::k_statuses[cms::status_index(404)]);
+        CPPUNIT_ASSERT_EQUAL(std::string("other"),
+                             std::string(cms::k_methods[cms::method_index("BREW")]));
+        CPPUNIT_ASSERT_EQUAL(std::string("PUT"),
+                             std::string(cms::k_methods[cms::method_index("PUT")]));
+    }
+
+    void a_counted_request_is_in_the_json_page() {
+        board_->started(0, 4242, false);
+        count_one(0, 1, 3000);
+        Json::Value page = cms::status_json(*board_, true);
+        CPPUNIT_ASSERT_EQUAL(4, page["capacity"]["threads"].asInt());
+        CPPUNIT_ASSERT_EQUAL(1u, page["connections"]["accepted"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(std::string("/v1/book/{id}"), page["requests"][0]["route"].asString());
+        CPPUNIT_ASSERT_EQUAL(std::string("200"), page["requests"][0]["status"].asString());
+        CPPUNIT_ASSERT_EQUAL(0u, page["latency"][0]["buckets"]["0.001"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(1u, page["latency"][0]["buckets"]["0.005"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(1u, page["latency"][0]["buckets"]["10"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(4u, page["threads"].size());
+        CPPUNIT_ASSERT_EQUAL(1u, page["threads"][1]["requests"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(std::string("idle"), page["threads"][1]["state"].asString());
+    }
+
+    void prometheus_text_has_cumulative_buckets_and_total_counters() {
+        count_one(1, 0, 3000);
+        count_one(1, 0, 20000);
+        std::string text = cms::status_metrics(*board_, false);
+        const std::string route = "route=\"/v1/book/{id}\"";
+        CPPUNIT_ASSERT(has_line(text, "# TYPE cms_requests_total counter"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_requests_total{" + route + ",method=\"GET\",status=\"200\"} 2"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.001\"} 0"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.005\"} 1"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"0.025\"} 2"));
+        CPPUNIT_ASSERT(
+            has_line(text, "cms_request_duration_seconds_bucket{" + route + ",le=\"+Inf\"} 2"));
+        CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_count{" + route + "} 2"));
+        CPPUNIT_ASSERT(has_line(text, "cms_request_duration_seconds_sum{" + route + "} 0.023"));
+        CPPUNIT_ASSERT(has_line(text, "# TYPE cms_build_info gauge"));
+        CPPUNIT_ASSERT(text.find("# EOF") == std::string::npos);
+    }
+
+    void openmetrics_names_families_without_total_and_ends_with_eof() {
+        std::string text = cms::status_metrics(*board_, true);
+        CPPUNIT_ASSERT(has_line(text, "# TYPE cms_requests counter"));
+        CPPUNIT_ASSERT(has_line(text, "# TYPE cms_build info"));
+        CPPUNIT_ASSERT(text.size() >= 6 && text.compare(text.size() - 6, 6, "# EOF\n") == 0);
+    }
+
+    void a_dead_worker_frees_its_busy_threads_and_is_counted_by_signal() {
+        board_->started(0, 4242, false);
+        Meter meter(*board_, 0, 1);
+        meter.begin();
+        CPPUNIT_ASSERT_EQUAL(int64_t{1}, board_->pool().busy.load());
+        board_->died(0, killed_by(SIGKILL));
+        board_->started(0, 4243, true);
+        CPPUNIT_ASSERT_EQUAL(int64_t{0}, board_->pool().busy.load());
+        Json::Value page = cms::status_json(*board_, false);
+        CPPUNIT_ASSERT_EQUAL(1u, page["workers"]["deaths"]["SIGKILL"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(1u, page["workers"]["restarts"].asUInt());
+        CPPUNIT_ASSERT_EQUAL(4243, page["workers"]["list"][0]["pid"].asInt());
+    }
+
+  private:
+    // One GET /v1/book/{id} answered 200 after us microseconds by thread (worker, thread).
+    void count_one(size_t worker, size_t thread, int64_t us) {
+        Meter meter(*board_, worker, thread);
+        meter.begin();
+        meter.count(cms::template_index(route_of("GET", "/v1/book/{id}")), cms::method_index("GET"),
+                    200, us);
+        meter.done(true);
+    }
+
+    Config config_;
+    Scoreboard *board_ = nullptr;
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(StatusPageTest);
