@@ -200,19 +200,25 @@ bool exists(const std::string &path) {
     return stat(path.c_str(), &st) == 0;
 }
 
-// Copies from to to (a hard link when they share a file system). False when it cannot.
+// Copies the regular file from to to (a hard link when they share a file system). False when
+// it cannot, and then to is not there: an empty or short file would be served at the row's URL.
 bool copy_file(const std::string &from, const std::string &to) {
+    Fd in(::open(from.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat st;
+    if (in.fd < 0 || fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
     db_tools::make_dirs(to.substr(0, to.rfind('/')), k_dir_mode);
     if (::link(from.c_str(), to.c_str()) == 0)
         return true;
-    Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
     Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_file_mode));
-    if (in.fd < 0 || out.fd < 0)
+    if (out.fd < 0)
         return false;
     char buffer[1 << 16];
     for (ssize_t n; (n = ::read(in.fd, buffer, sizeof buffer)) != 0;)
-        if (n < 0 || ::write(out.fd, buffer, static_cast<size_t>(n)) != n)
+        if (n < 0 || ::write(out.fd, buffer, static_cast<size_t>(n)) != n) {
+            ::unlink(to.c_str());
             return false;
+        }
     return true;
 }
 

@@ -177,7 +177,7 @@ test_expect_success 'a restore that fails half-way (its upgrade cannot read sql/
 	cmp before after
 '
 
-test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name' '
+test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name, and no file is made for it' '
 	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
 		VALUES (\"2020/01/01/gone.png\", \"LOCAL\", \"gone.png\", \".png\", 3, \"x\")" &&
 	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-gone" >gone.path 2>gone.err &&
@@ -185,7 +185,8 @@ test_expect_success 'a row whose file is missing is reported by the backup and b
 	grep -q "gone.png.*not in the file store" gone.err &&
 	tar -xOf "$(cat gone.path)" manifest.json | jq -e ".missing_files[0].name == \"gone.png\"" &&
 	restore "$(cat gone.path)" --replace &&
-	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out
+	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out &&
+	test ! -e target-assets/2020/01/01/gone.png
 '
 
 test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says is archived, reported and listed' '
