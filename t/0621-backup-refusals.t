@@ -199,6 +199,18 @@ test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says i
 	tar -xOf "$(cat mismatch.path)" manifest.json | jq -e ".mismatched_files[0].path == \"$path\""
 '
 
+test_expect_success 'the programs a backup runs get no CMS_ variable (the password would sit in their environment)' '
+	mkdir tools &&
+	printf "#!/bin/sh\nenv >\"%s\"\nexec \"%s\" \"\$@\"\n" "$TRASH/dump.env" "$(command -v mariadb-dump)" \
+		>tools/mariadb-dump &&
+	chmod +x tools/mariadb-dump &&
+	PATH=$TRASH/tools:$PATH CMS_BACKUP_KEEP=7 \
+		"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-env" >env.path 2>env.err &&
+	test -s "$(cat env.path)" &&
+	grep -q "^PATH=" dump.env &&
+	! grep "^CMS_" dump.env
+'
+
 test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves nothing in the directory' '
 	sed -e "s|^db_name = .*|db_name = no_such_db_$$|" -e "s|^log_file = .*|log_file = $TRASH/failed.log|" \
 		cms.conf >broken.conf &&
