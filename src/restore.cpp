@@ -200,16 +200,13 @@ bool exists(const std::string &path) {
     return stat(path.c_str(), &st) == 0;
 }
 
-// Copies the regular file from to to (a hard link when they share a file system). False when
-// it cannot, and then to is not there: an empty or short file would be served at the row's URL.
-bool copy_file(const std::string &from, const std::string &to) {
-    Fd in(::open(from.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-    struct stat st;
-    if (in.fd < 0 || fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode))
+// Copies the file name of the file store dir to to. False when it cannot, and then to is not
+// there: an empty or short file would be served at the row's URL.
+bool copy_file(const std::string &dir, const std::string &name, const std::string &to) {
+    Fd in(archive::open_below(dir, name));
+    if (in.fd < 0)
         return false;
     db_tools::make_dirs(to.substr(0, to.rfind('/')), k_dir_mode);
-    if (::link(from.c_str(), to.c_str()) == 0)
-        return true;
     Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_file_mode));
     if (out.fd < 0)
         return false;
@@ -366,8 +363,7 @@ void restore_backup(const Config &config, const std::string &archive_path,
             if (exists(staged_store + "/" + row.path))
                 continue;
             // Written after the backup (a replayed row): still in the file store we replace?
-            if (options.replace && copy_file(store_dir + "/" + row.path,
-                                             staged_store + "/" + row.path)) {
+            if (options.replace && copy_file(store_dir, row.path, staged_store + "/" + row.path)) {
                 ++late;
                 continue;
             }

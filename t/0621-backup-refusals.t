@@ -199,6 +199,23 @@ test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says i
 	tar -xOf "$(cat mismatch.path)" manifest.json | jq -e ".mismatched_files[0].path == \"$path\""
 '
 
+test_expect_success 'a row naming a symbolic link in the file store, or a path through one, is not archived' '
+	echo "outside-secret-$$" >outside.txt &&
+	mkdir -p outside-dir "$FILE_STORE_DIR/2020/02/02" &&
+	echo "outside-dir-secret-$$" >outside-dir/b.png &&
+	ln -s "$TRASH/outside.txt" "$FILE_STORE_DIR/2020/02/02/a.png" &&
+	ln -s "$TRASH/outside-dir" "$FILE_STORE_DIR/2020/02/03" &&
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5) VALUES
+		(\"2020/02/02/a.png\", \"LOCAL\", \"link.png\", \".png\", 3, \"x\"),
+		(\"2020/02/03/b.png\", \"LOCAL\", \"through-link.png\", \".png\", 3, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-links" >links.path 2>links.err &&
+	db_exec "DELETE FROM lin_file WHERE name IN (\"link.png\", \"through-link.png\")" &&
+	rm "$FILE_STORE_DIR/2020/02/02/a.png" "$FILE_STORE_DIR/2020/02/03" &&
+	grep -q "link.png.*not in the file store" links.err &&
+	grep -q "through-link.png.*not in the file store" links.err &&
+	! grep -a -q "secret-$$" "$(cat links.path)"
+'
+
 test_expect_success 'the programs a backup runs get no CMS_ variable (the password would sit in their environment)' '
 	mkdir tools &&
 	printf "#!/bin/sh\nenv >\"%s\"\nexec \"%s\" \"\$@\"\n" "$TRASH/dump.env" "$(command -v mariadb-dump)" \
