@@ -239,6 +239,24 @@ test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves not
 	test ! -s failed.out
 '
 
+# Its archive grows past a file size limit once the dump is in it: written, then refused (EFBIG).
+test_expect_success 'a backup that fails while it writes the archive leaves no partial archive, under any name' '
+	mkdir -p "$FILE_STORE_DIR/2020/03/03" &&
+	head -c 400000 /dev/urandom >"$FILE_STORE_DIR/2020/03/03/big.png" &&
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
+		VALUES (\"2020/03/03/big.png\", \"LOCAL\", \"big.png\", \".png\", 400000, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-size" >size.path 2>size.err &&
+	dump=$(tar -xOf "$(cat size.path)" manifest.json | jq ".members[\"db.sql\"].size") &&
+	sed "s|^log_file = .*|log_file = $TRASH/limited.log|" cms.conf >limited.conf &&
+	mkdir limited &&
+	! (trap "" XFSZ && exec prlimit --fsize=$((dump + 8192)) "$APP_BIN" -c "$TRASH/limited.conf" \
+		--backup "$TRASH/limited") >limited.out 2>limited.err &&
+	db_exec "DELETE FROM lin_file WHERE name = \"big.png\"" &&
+	grep -q "cannot write the archive" limited.err &&
+	test -z "$(ls -A limited)" &&
+	test ! -s limited.out
+'
+
 # Waits until the clock is in a later second than when it was called (archives are named by it).
 next_second () {
 	local s
