@@ -304,6 +304,16 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                  : "file store '" + store_dir + "' is not empty (give " +
                                        "--replace to replace it)");
 
+    // Names of our own, dropped as a restore goes: one that exists already is someone's, or was
+    // left by an interrupted restore (DB_replaced may then hold the only copy of what it replaced).
+    Config staged = config;
+    staged.db_name = config.db_name + "_restore";
+    std::string aside = config.db_name + "_replaced";
+    for (const std::string &name : {staged.db_name, aside})
+        if (admin_store.database_exists(name))
+            refuse(archive_path, "database '" + name + "' exists (left by an interrupted " +
+                                     "restore?): keep what it holds, drop it, and restore again");
+
     std::string parent = parent_of(store_dir);
     db_tools::make_dirs(parent, k_dir_mode);
     db_tools::ScratchDir scratch(parent, ".cms-restore-");
@@ -314,9 +324,6 @@ void restore_backup(const Config &config, const std::string &archive_path,
     db_tools::write_option_file(config, option_file);
     std::string errors = scratch.path() + "/tools.err";
 
-    Config staged = config;
-    staged.db_name = config.db_name + "_restore";
-    std::string aside = config.db_name + "_replaced";
     Staging staging{admin_store, staged.db_name};
     admin_store.recreate_database(staged.db_name);
     db_tools::run({db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},

@@ -145,6 +145,18 @@ test_expect_success 'with --replace the target is replaced by the archive'"'"'s 
 	test -z "$(svc_sql "$DB_SOCKET" -N -B -e "SHOW DATABASES LIKE \"${TARGET}_%\"")"
 '
 
+test_expect_success 'a database of the restore'"'"'s own names that exists already is refused and kept' '
+	for name in replaced restore; do
+		svc_sql "$DB_SOCKET" -e "CREATE DATABASE ${TARGET}_$name; CREATE TABLE ${TARGET}_$name.kept (id INT)" &&
+		state >before &&
+		! restore good.tar --replace &&
+		grep -q "refusing to restore.*database .${TARGET}_$name. exists" restore.out &&
+		state >after &&
+		cmp before after &&
+		svc_sql "$DB_SOCKET" -e "DROP DATABASE ${TARGET}_$name" || return 1
+	done
+'
+
 test_expect_success '--until is refused for an archive taken without the binary log, nothing changed' '
 	state >before &&
 	! restore good.tar --replace --until "2030-01-01 00:00:00" &&
