@@ -54,17 +54,7 @@ std::string utc_time(std::time_t t, const char *format) {
     return out;
 }
 
-// Closes a descriptor on every way out.
-struct Fd {
-    int fd;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd() {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
+using db_tools::Fd;
 
 // Removes the partial archive unless it was renamed into place.
 struct Partial {

@@ -70,6 +70,11 @@ std::vector<char *> tool_environment() {
 
 } // namespace
 
+Fd::~Fd() {
+    if (fd >= 0)
+        ::close(fd);
+}
+
 ScratchDir::ScratchDir(const std::string &parent, const std::string &prefix) {
     std::string pattern = parent + "/" + prefix + "XXXXXX";
     std::vector<char> buffer(pattern.begin(), pattern.end());

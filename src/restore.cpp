@@ -48,16 +48,7 @@ constexpr uint64_t k_manifest_max_bytes = 64 << 20;
 constexpr mode_t k_dir_mode = 0755;
 constexpr mode_t k_file_mode = 0644;
 
-struct Fd {
-    int fd;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd() {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
+using db_tools::Fd;
 
 [[noreturn]] void refuse(const std::string &archive, const std::string &why) {
     throw std::runtime_error("refusing to restore '" + archive + "': " + why);
