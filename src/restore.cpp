@@ -317,9 +317,12 @@ void restore_backup(const Config &config, const std::string &archive_path,
 
     Staging staging{admin_store, staged.db_name};
     admin_store.recreate_database(staged.db_name);
-    db_tools::run({db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},
-                                     scratch.path() + "/" + k_dump,
-                                     ""}},
+    // --sandbox: the checksums show damage, not tampering; a client command (\! runs a shell)
+    // in a rewritten dump must not run as whoever restores. The binary log's replay too.
+    db_tools::run({db_tools::Command{
+                      {"mariadb", "--batch", "--sandbox", "--database=" + staged.db_name},
+                      scratch.path() + "/" + k_dump,
+                      ""}},
                   option_file, errors);
     std::fprintf(out, "restore: loaded the dump into '%s'\n", staged.db_name.c_str());
     if (!stop_datetime.empty()) {
@@ -334,7 +337,8 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                           binlog["file"].asString()},
                                          "",
                                          ""},
-                       db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},
+                       db_tools::Command{{"mariadb", "--batch", "--sandbox",
+                                          "--database=" + staged.db_name},
                                          "",
                                          ""}},
                       option_file, errors);

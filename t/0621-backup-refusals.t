@@ -110,6 +110,26 @@ out.close()" &&
 	refused missing.tar "member .files/.* is missing"
 '
 
+# An archive is checked for damage, not for tampering: its manifest can be rewritten to match.
+test_expect_success 'a client command in the dump of a rewritten archive is not run (mariadb --sandbox)' '
+	python3 -c "import hashlib, io, json, sys, tarfile
+src = tarfile.open(\"good.tar\"); out = tarfile.open(\"shell.tar\", \"w\", format=tarfile.USTAR_FORMAT)
+data = {m.name: src.extractfile(m).read() for m in src.getmembers()}
+data[\"db.sql\"] = (\"\\\\! touch \" + sys.argv[1] + \"\\n\").encode() + data[\"db.sql\"]
+manifest = json.loads(data[\"manifest.json\"])
+for name, member in manifest[\"members\"].items():
+    member[\"size\"] = len(data[name]); member[\"sha256\"] = hashlib.sha256(data[name]).hexdigest()
+data[\"manifest.json\"] = json.dumps(manifest).encode()
+data[\"manifest.sha256\"] = (hashlib.sha256(data[\"manifest.json\"]).hexdigest() + \"  manifest.json\\n\").encode()
+for m in src.getmembers():
+    m.size = len(data[m.name]); out.addfile(m, io.BytesIO(data[m.name]))
+end = out.offset; out.close(); open(\"shell.tar\", \"r+b\").truncate(end + 1024)" "$TRASH/shell-ran" &&
+	tar -xOf shell.tar db.sql | head -n 1 | grep -q "^\\\\! touch " &&
+	! restore shell.tar --replace &&
+	grep -q "sandbox" restore.out &&
+	test ! -e shell-ran
+'
+
 test_expect_success 'an archive of a newer schema is refused, nothing changed' '
 	db_exec "UPDATE cms_schema_version SET version = version + 1" &&
 	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-newer" >newer.path 2>>backup.err &&
