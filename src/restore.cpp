@@ -101,20 +101,32 @@ Json::Value verify(const std::string &path) {
     std::string errors;
     if (!reader->parse(manifest_text.data(), manifest_text.data() + manifest_text.size(),
                        &manifest, &errors) ||
-        !manifest.isObject() || manifest["format"].asString() != k_format)
+        !manifest.isObject() || !manifest["format"].isString() ||
+        manifest["format"].asString() != k_format)
         refuse(path, "its manifest is not one this cms-fcgi reads (" + std::string(k_format) + ")");
     const Json::Value &members = manifest["members"];
     if (!members.isObject() || !members.isMember(k_dump))
         refuse(path, "its manifest names no database dump");
+    // Every field read later, of its type (jsoncpp throws a logic_error on another), and the
+    // binary-log file a plain name: it becomes an argument of mariadb-binlog, where "-..." would
+    // be an option (--result-file= writes anywhere).
     const Json::Value &binlog = manifest["binlog"];
+    const Json::Value &binlog_file = binlog.isObject() ? binlog["file"] : Json::Value();
+    bool binlog_ok = binlog.isNull() ||
+                     (binlog_file.isString() && archive::safe_name(binlog_file.asString()) &&
+                      binlog_file.asString().find('/') == std::string::npos &&
+                      binlog_file.asString()[0] != '-' && binlog["position"].isUInt64());
     if (!manifest["schema_version"].isInt64() || !manifest["tables"].isObject() ||
-        !(binlog.isNull() || (binlog["file"].isString() && binlog["position"].isUInt64())))
-        refuse(path, "its manifest lacks the schema version, the tables or the binary-log position");
+        !manifest["time"].isString() || !manifest["cms_fcgi_version"].isString() ||
+        !manifest["database"].isString() || !binlog_ok)
+        refuse(path, "its manifest lacks the schema version, the time, the tables or the "
+                     "binary-log position, or gives one of another type");
     for (const std::string &name : members.getMemberNames()) {
         auto it = seen.find(name);
         if (it == seen.end())
             refuse(path, "member '" + name + "' is missing");
-        if (!members[name]["size"].isUInt64() || !members[name]["sha256"].isString())
+        if (!members[name].isObject() || !members[name]["size"].isUInt64() ||
+            !members[name]["sha256"].isString())
             refuse(path, "its manifest gives member '" + name + "' no size or SHA-256");
         if (it->second.first != members[name]["size"].asUInt64() ||
             it->second.second != members[name]["sha256"].asString())

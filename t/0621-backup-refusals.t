@@ -110,24 +110,46 @@ out.close()" &&
 	refused missing.tar "member .files/.* is missing"
 '
 
-# An archive is checked for damage, not for tampering: its manifest can be rewritten to match.
-test_expect_success 'a client command in the dump of a rewritten archive is not run (mariadb --sandbox)' '
+# rewritten SRC DEST CODE: archive DEST is SRC with the Python CODE run on data (member name to
+# bytes) and manifest (the parsed manifest.json), and the manifest's sizes and SHA-256s made to
+# match: what anyone who can write an archive can make.
+rewritten () {
 	python3 -c "import hashlib, io, json, sys, tarfile
-src = tarfile.open(\"good.tar\"); out = tarfile.open(\"shell.tar\", \"w\", format=tarfile.USTAR_FORMAT)
+src = tarfile.open(sys.argv[1]); out = tarfile.open(sys.argv[2], \"w\", format=tarfile.USTAR_FORMAT)
 data = {m.name: src.extractfile(m).read() for m in src.getmembers()}
-data[\"db.sql\"] = (\"\\\\! touch \" + sys.argv[1] + \"\\n\").encode() + data[\"db.sql\"]
 manifest = json.loads(data[\"manifest.json\"])
+exec(sys.argv[3])
 for name, member in manifest[\"members\"].items():
     member[\"size\"] = len(data[name]); member[\"sha256\"] = hashlib.sha256(data[name]).hexdigest()
 data[\"manifest.json\"] = json.dumps(manifest).encode()
 data[\"manifest.sha256\"] = (hashlib.sha256(data[\"manifest.json\"]).hexdigest() + \"  manifest.json\\n\").encode()
 for m in src.getmembers():
     m.size = len(data[m.name]); out.addfile(m, io.BytesIO(data[m.name]))
-end = out.offset; out.close(); open(\"shell.tar\", \"r+b\").truncate(end + 1024)" "$TRASH/shell-ran" &&
+end = out.offset; out.close(); open(sys.argv[2], \"r+b\").truncate(end + 1024)" "$1" "$2" "$3"
+}
+
+# An archive is checked for damage, not for tampering: its manifest can be rewritten to match.
+test_expect_success 'a client command in the dump of a rewritten archive is not run (mariadb --sandbox)' '
+	rewritten good.tar shell.tar "data[\"db.sql\"] = b\"\\\\! touch $TRASH/shell-ran\\n\" + data[\"db.sql\"]" &&
 	tar -xOf shell.tar db.sql | head -n 1 | grep -q "^\\\\! touch " &&
 	! restore shell.tar --replace &&
 	grep -q "sandbox" restore.out &&
 	test ! -e shell-ran
+'
+
+test_expect_success 'a binary-log file name that mariadb-binlog would take for an option is refused' '
+	rewritten good.tar option.tar "manifest[\"binlog\"] = {\"file\": \"--result-file=$TRASH/written\", \"position\": 4, \"gtid\": \"\"}" &&
+	state >before &&
+	! restore option.tar --replace --until "2030-01-01 00:00:00" &&
+	grep -q "refusing to restore.*binary-log position" restore.out &&
+	state >after &&
+	cmp before after &&
+	test ! -e written
+'
+
+test_expect_success 'a manifest field of another type is refused with a message, not a crash' '
+	rewritten good.tar types.tar "manifest[\"time\"] = 1; manifest[\"binlog\"] = \"x\"" &&
+	refused types.tar "of another type"
 '
 
 test_expect_success 'an archive of a newer schema is refused, nothing changed' '
