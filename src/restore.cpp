@@ -70,7 +70,10 @@ Json::Value verify(const std::string &path) {
     try {
         archive::Member member;
         while (tar.next(member)) {
-            if (!member.regular || !archive::safe_name(member.name) || seen.count(member.name) != 0)
+            bool known = member.name == k_dump || member.name == k_manifest ||
+                         member.name == k_manifest_sum || member.name.rfind(k_files, 0) == 0;
+            if (!member.regular || !known || !archive::safe_name(member.name) ||
+                seen.count(member.name) != 0)
                 refuse(path, "member '" + member.name + "' is not a file the archive may hold");
             if (member.name == k_manifest || member.name == k_manifest_sum) {
                 if (member.size > k_manifest_max_bytes)
@@ -147,15 +150,14 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
     const Json::Value &members = manifest["members"];
     const std::string files = k_files;
     archive::Member member;
+    Json::ArrayIndex extracted = 0;
     while (tar.next(member)) {
-        if (!members.isMember(member.name))
+        bool stored = member.name.rfind(files, 0) == 0;
+        if (!members.isMember(member.name) || (!stored && member.name != k_dump))
             continue;
-        std::string target = member.name == k_dump
-                                 ? dir + "/" + k_dump
-                                 : dir + "/store/" + member.name.substr(files.size());
-        if (member.name != k_dump && member.name.rfind(files, 0) != 0)
-            continue;
-        bool stored = member.name != k_dump;
+        ++extracted;
+        std::string target =
+            stored ? dir + "/store/" + member.name.substr(files.size()) : dir + "/" + k_dump;
         db_tools::make_dirs(target.substr(0, target.rfind('/')), stored ? k_dir_mode : 0700);
         Fd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
         if (out.fd < 0)
@@ -165,6 +167,8 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
         if (stored && fchmod(out.fd, k_file_mode) != 0)
             throw std::runtime_error("cannot set the mode of '" + target + "'");
     }
+    if (extracted != members.size())
+        throw std::runtime_error("'" + path + "' changed while it was restored");
 }
 
 // The local time text + 1 s: mariadb-binlog stops before the first event at --stop-datetime,

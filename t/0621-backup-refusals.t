@@ -123,8 +123,8 @@ for name, member in manifest[\"members\"].items():
     member[\"size\"] = len(data[name]); member[\"sha256\"] = hashlib.sha256(data[name]).hexdigest()
 data[\"manifest.json\"] = json.dumps(manifest).encode()
 data[\"manifest.sha256\"] = (hashlib.sha256(data[\"manifest.json\"]).hexdigest() + \"  manifest.json\\n\").encode()
-for m in src.getmembers():
-    m.size = len(data[m.name]); out.addfile(m, io.BytesIO(data[m.name]))
+for name, bytes_ in data.items():
+    m = tarfile.TarInfo(name); m.size = len(bytes_); m.mode = 0o600; out.addfile(m, io.BytesIO(bytes_))
 end = out.offset; out.close(); open(sys.argv[2], \"r+b\").truncate(end + 1024)" "$1" "$2" "$3"
 }
 
@@ -145,6 +145,11 @@ test_expect_success 'a binary-log file name that mariadb-binlog would take for a
 	state >after &&
 	cmp before after &&
 	test ! -e written
+'
+
+test_expect_success 'a member outside db.sql, files/ and the manifest is refused, even when listed' '
+	rewritten good.tar extra.tar "data[\"x\"] = b\"1\"; manifest[\"members\"][\"x\"] = {}" &&
+	refused extra.tar "member .x. is not a file the archive may hold"
 '
 
 test_expect_success 'a manifest field of another type is refused with a message, not a crash' '
