@@ -226,7 +226,7 @@ bool copy_file(const std::string &dir, const std::string &name, const std::strin
     return true;
 }
 
-// Drops the staging database unless the restore got past the swap.
+// Drops database name unless done (the restore got past the point where it may go).
 struct Staging {
     BackupStore &store;
     std::string name;
@@ -398,7 +398,12 @@ void restore_backup(const Config &config, const std::string &archive_path,
     admin_store.create_database(config.db_name);
     if (!target_tables.empty())
         admin_store.recreate_database(aside);
+    // Empty until the swap, and dropped if the swap fails: a DB_replaced left behind refuses the
+    // next restore. Once the swap is done it holds the replaced tables and is never dropped here
+    // unless they went back into place.
+    Staging empty_aside{admin_store, aside, target_tables.empty()};
     admin_store.swap_in(target_tables, config.db_name, aside, staged_tables, staged.db_name);
+    empty_aside.done = true;
     std::string old_store = scratch.path() + "/replaced-store";
     bool moved_aside = exists(store_dir) && ::rename(store_dir.c_str(), old_store.c_str()) == 0;
     if ((exists(store_dir) && !moved_aside) ||
