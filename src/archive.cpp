@@ -2,6 +2,8 @@
 // over each member's data. Names longer than 100 bytes use the 155-byte prefix field.
 #include "archive.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,6 +74,30 @@ bool safe_name(const std::string &name) {
         begin = end + 1;
     }
     return true;
+}
+
+int open_below(const std::string &dir, const std::string &name) {
+    if (!safe_name(name))
+        return -1;
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (size_t begin = 0; fd >= 0;) {
+        size_t end = name.find('/', begin);
+        bool last = end == std::string::npos;
+        std::string part = name.substr(begin, last ? std::string::npos : end - begin);
+        int next = ::openat(fd, part.c_str(),
+                            O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY));
+        ::close(fd);
+        fd = next;
+        if (last)
+            break;
+        begin = end + 1;
+    }
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 void TarWriter::write_all(const void *data, size_t size) {

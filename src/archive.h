@@ -11,6 +11,11 @@ namespace cms::archive {
 // lin_file path) may be, so that nothing is read or written outside the directory meant.
 bool safe_name(const std::string &name);
 
+// Opens dir/name for reading when name is a safe_name and no part of it below dir is a symbolic
+// link, and it is a regular file; -1 otherwise. A link planted in the file store would otherwise
+// copy a file of whoever runs the backup (root, often) into an archive and back out as an upload.
+int open_below(const std::string &dir, const std::string &name);
+
 // Writes members to an open descriptor (not owned). Every failure throws std::runtime_error.
 class TarWriter {
   public:

@@ -54,17 +54,7 @@ std::string utc_time(std::time_t t, const char *format) {
     return out;
 }
 
-// Closes a descriptor on every way out.
-struct Fd {
-    int fd;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd() {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
+using db_tools::Fd;
 
 // Removes the partial archive unless it was renamed into place.
 struct Partial {
@@ -107,10 +97,9 @@ Json::Value row_entry(const dump::FileRow &row) {
 // SHA-256 says; false (with a warning) when it is not on disk.
 bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::FileRow &row,
                      Json::Value &members, Json::Value &mismatched, std::FILE *log) {
-    std::string full = config.file_store_dir + "/" + row.path;
-    Fd fd(archive::safe_name(row.path) ? ::open(full.c_str(), O_RDONLY | O_CLOEXEC) : -1);
+    Fd fd(archive::open_below(config.file_store_dir, row.path));
     struct stat st;
-    if (fd.fd < 0 || fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd.fd < 0 || fstat(fd.fd, &st) != 0) {
         std::fprintf(log, "backup: lin_file row %lld (%s) names '%s', which is not in the file "
                           "store: not archived\n",
                      static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());

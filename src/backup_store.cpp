@@ -11,6 +11,8 @@ namespace {
 constexpr const char *k_sql_log_bin = "SELECT @@GLOBAL.log_bin";
 constexpr const char *k_sql_select_files =
     "SELECT id, path, name, sha256 FROM lin_file ORDER BY id";
+constexpr const char *k_sql_database_exists =
+    "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?";
 
 // name as a MariaDB identifier: in backquotes, a backquote doubled.
 std::string quoted(const std::string &name) {
@@ -42,6 +44,10 @@ std::vector<dump::FileRow> BackupStore::file_rows() {
         rows.push_back(dump::FileRow{stmt.integer(0), stmt.text(1), stmt.text(2),
                                      stmt.optional_text(3)});
     return rows;
+}
+
+bool BackupStore::database_exists(const std::string &name) {
+    return db_.statement(k_sql_database_exists).execute({name}).scalar() != 0;
 }
 
 void BackupStore::recreate_database(const std::string &name) {

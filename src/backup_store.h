@@ -22,6 +22,8 @@ class BackupStore {
     bool binlog_on();
     // Every lin_file row of the connection's database, soft-deleted ones included, by id.
     std::vector<dump::FileRow> file_rows();
+    // Whether database name exists.
+    bool database_exists(const std::string &name);
     // Drops database name if it exists, then creates it empty (utf8mb4).
     void recreate_database(const std::string &name);
     void drop_database(const std::string &name);

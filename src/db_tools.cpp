@@ -56,7 +56,24 @@ int remove_entry(const char *path, const struct stat *, int, struct FTW *) {
     return ::remove(path);
 }
 
+// The environment the tools get: ours without CMS_* (CMS_DB_PASSWORD and CMS_JWT_SECRET, for one,
+// arrive that way from cms.env), which would sit in each tool's /proc/PID/environ for no use,
+// and without MYSQL_PWD, which must not stand in for the option file's account.
+std::vector<char *> tool_environment() {
+    std::vector<char *> env;
+    for (char **e = environ; *e != nullptr; ++e)
+        if (std::strncmp(*e, "CMS_", 4) != 0 && std::strncmp(*e, "MYSQL_PWD=", 10) != 0)
+            env.push_back(*e);
+    env.push_back(nullptr);
+    return env;
+}
+
 } // namespace
+
+Fd::~Fd() {
+    if (fd >= 0)
+        ::close(fd);
+}
 
 ScratchDir::ScratchDir(const std::string &parent, const std::string &prefix) {
     std::string pattern = parent + "/" + prefix + "XXXXXX";
@@ -96,6 +113,7 @@ void write_option_file(const Config &config, const std::string &path) {
 
 void run(const std::vector<Command> &pipeline, const std::string &option_file,
          const std::string &error_file) {
+    std::vector<char *> env = tool_environment();
     int err = open_or_throw(error_file, O_WRONLY | O_CREAT | O_APPEND);
     std::vector<pid_t> pids;
     int in = -1;
@@ -126,7 +144,7 @@ void run(const std::vector<Command> &pipeline, const std::string &option_file,
         posix_spawn_file_actions_adddup2(&actions, out, 1);
         posix_spawn_file_actions_adddup2(&actions, err, 2);
         pid_t pid;
-        int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+        int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), env.data());
         posix_spawn_file_actions_destroy(&actions);
         ::close(in);
         ::close(out);

@@ -1,6 +1,7 @@
 // MariaDB's own programs (mariadb-dump, mariadb, mariadb-binlog) run for a backup or a restore:
 // started by posix_spawnp with the account of the config in a 0600 option file, never on the
-// command line or in the environment. Also the private scratch directory they work in.
+// command line or in the environment. Also the private scratch directory they work in, and the
+// descriptor and directory helpers that backup.cpp and restore.cpp share.
 #pragma once
 
 #include <sys/types.h>
@@ -13,6 +14,15 @@ namespace cms {
 struct Config;
 
 namespace db_tools {
+
+// An open descriptor (or -1), closed on every way out.
+struct Fd {
+    int fd;
+    explicit Fd(int f) : fd(f) {}
+    ~Fd();
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+};
 
 // A directory made by mkdtemp (mode 0700) below parent, removed with everything in it when the
 // object goes.

@@ -360,10 +360,13 @@ int backup_or_restore(const cms::Config &config, std::string dir, const std::str
         } else {
             cms::restore_backup(config, archive, options, stderr);
         }
-    } catch (const std::runtime_error &e) {
+    } catch (const std::exception &e) {
+        // A logic_error too (a jsoncpp type error, std::stoll): caught, it unwinds, so the
+        // scratch directory (the dump, the option file with the password) and a partial archive
+        // are removed; uncaught, it would end the program with them left behind.
         cms::log_error(std::string(archive.empty() ? "backup failed: " : "restore failed: ") +
                        e.what());
-        throw;
+        throw std::runtime_error(e.what());
     }
     mysql_library_end();
     return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;

@@ -48,16 +48,7 @@ constexpr uint64_t k_manifest_max_bytes = 64 << 20;
 constexpr mode_t k_dir_mode = 0755;
 constexpr mode_t k_file_mode = 0644;
 
-struct Fd {
-    int fd;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd() {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
+using db_tools::Fd;
 
 [[noreturn]] void refuse(const std::string &archive, const std::string &why) {
     throw std::runtime_error("refusing to restore '" + archive + "': " + why);
@@ -79,7 +70,10 @@ Json::Value verify(const std::string &path) {
     try {
         archive::Member member;
         while (tar.next(member)) {
-            if (!member.regular || !archive::safe_name(member.name) || seen.count(member.name) != 0)
+            bool known = member.name == k_dump || member.name == k_manifest ||
+                         member.name == k_manifest_sum || member.name.rfind(k_files, 0) == 0;
+            if (!member.regular || !known || !archive::safe_name(member.name) ||
+                seen.count(member.name) != 0)
                 refuse(path, "member '" + member.name + "' is not a file the archive may hold");
             if (member.name == k_manifest || member.name == k_manifest_sum) {
                 if (member.size > k_manifest_max_bytes)
@@ -110,20 +104,32 @@ Json::Value verify(const std::string &path) {
     std::string errors;
     if (!reader->parse(manifest_text.data(), manifest_text.data() + manifest_text.size(),
                        &manifest, &errors) ||
-        !manifest.isObject() || manifest["format"].asString() != k_format)
+        !manifest.isObject() || !manifest["format"].isString() ||
+        manifest["format"].asString() != k_format)
         refuse(path, "its manifest is not one this cms-fcgi reads (" + std::string(k_format) + ")");
     const Json::Value &members = manifest["members"];
     if (!members.isObject() || !members.isMember(k_dump))
         refuse(path, "its manifest names no database dump");
+    // Every field read later, of its type (jsoncpp throws a logic_error on another), and the
+    // binary-log file a plain name: it becomes an argument of mariadb-binlog, where "-..." would
+    // be an option (--result-file= writes anywhere).
     const Json::Value &binlog = manifest["binlog"];
+    const Json::Value &binlog_file = binlog.isObject() ? binlog["file"] : Json::Value();
+    bool binlog_ok = binlog.isNull() ||
+                     (binlog_file.isString() && archive::safe_name(binlog_file.asString()) &&
+                      binlog_file.asString().find('/') == std::string::npos &&
+                      binlog_file.asString()[0] != '-' && binlog["position"].isUInt64());
     if (!manifest["schema_version"].isInt64() || !manifest["tables"].isObject() ||
-        !(binlog.isNull() || (binlog["file"].isString() && binlog["position"].isUInt64())))
-        refuse(path, "its manifest lacks the schema version, the tables or the binary-log position");
+        !manifest["time"].isString() || !manifest["cms_fcgi_version"].isString() ||
+        !manifest["database"].isString() || !binlog_ok)
+        refuse(path, "its manifest lacks the schema version, the time, the tables or the "
+                     "binary-log position, or gives one of another type");
     for (const std::string &name : members.getMemberNames()) {
         auto it = seen.find(name);
         if (it == seen.end())
             refuse(path, "member '" + name + "' is missing");
-        if (!members[name]["size"].isUInt64() || !members[name]["sha256"].isString())
+        if (!members[name].isObject() || !members[name]["size"].isUInt64() ||
+            !members[name]["sha256"].isString())
             refuse(path, "its manifest gives member '" + name + "' no size or SHA-256");
         if (it->second.first != members[name]["size"].asUInt64() ||
             it->second.second != members[name]["sha256"].asString())
@@ -144,15 +150,14 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
     const Json::Value &members = manifest["members"];
     const std::string files = k_files;
     archive::Member member;
+    Json::ArrayIndex extracted = 0;
     while (tar.next(member)) {
-        if (!members.isMember(member.name))
+        bool stored = member.name.rfind(files, 0) == 0;
+        if (!members.isMember(member.name) || (!stored && member.name != k_dump))
             continue;
-        std::string target = member.name == k_dump
-                                 ? dir + "/" + k_dump
-                                 : dir + "/store/" + member.name.substr(files.size());
-        if (member.name != k_dump && member.name.rfind(files, 0) != 0)
-            continue;
-        bool stored = member.name != k_dump;
+        ++extracted;
+        std::string target =
+            stored ? dir + "/store/" + member.name.substr(files.size()) : dir + "/" + k_dump;
         db_tools::make_dirs(target.substr(0, target.rfind('/')), stored ? k_dir_mode : 0700);
         Fd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
         if (out.fd < 0)
@@ -162,6 +167,8 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
         if (stored && fchmod(out.fd, k_file_mode) != 0)
             throw std::runtime_error("cannot set the mode of '" + target + "'");
     }
+    if (extracted != members.size())
+        throw std::runtime_error("'" + path + "' changed while it was restored");
 }
 
 // The local time text + 1 s: mariadb-binlog stops before the first event at --stop-datetime,
@@ -200,23 +207,26 @@ bool exists(const std::string &path) {
     return stat(path.c_str(), &st) == 0;
 }
 
-// Copies from to to (a hard link when they share a file system). False when it cannot.
-bool copy_file(const std::string &from, const std::string &to) {
+// Copies the file name of the file store dir to to. False when it cannot, and then to is not
+// there: an empty or short file would be served at the row's URL.
+bool copy_file(const std::string &dir, const std::string &name, const std::string &to) {
+    Fd in(archive::open_below(dir, name));
+    if (in.fd < 0)
+        return false;
     db_tools::make_dirs(to.substr(0, to.rfind('/')), k_dir_mode);
-    if (::link(from.c_str(), to.c_str()) == 0)
-        return true;
-    Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
     Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_file_mode));
-    if (in.fd < 0 || out.fd < 0)
+    if (out.fd < 0)
         return false;
     char buffer[1 << 16];
     for (ssize_t n; (n = ::read(in.fd, buffer, sizeof buffer)) != 0;)
-        if (n < 0 || ::write(out.fd, buffer, static_cast<size_t>(n)) != n)
+        if (n < 0 || ::write(out.fd, buffer, static_cast<size_t>(n)) != n) {
+            ::unlink(to.c_str());
             return false;
+        }
     return true;
 }
 
-// Drops the staging database unless the restore got past the swap.
+// Drops database name unless done (the restore got past the point where it may go).
 struct Staging {
     BackupStore &store;
     std::string name;
@@ -301,6 +311,16 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                  : "file store '" + store_dir + "' is not empty (give " +
                                        "--replace to replace it)");
 
+    // Names of our own, dropped as a restore goes: one that exists already is someone's, or was
+    // left by an interrupted restore (DB_replaced may then hold the only copy of what it replaced).
+    Config staged = config;
+    staged.db_name = config.db_name + "_restore";
+    std::string aside = config.db_name + "_replaced";
+    for (const std::string &name : {staged.db_name, aside})
+        if (admin_store.database_exists(name))
+            refuse(archive_path, "database '" + name + "' exists (left by an interrupted " +
+                                     "restore?): keep what it holds, drop it, and restore again");
+
     std::string parent = parent_of(store_dir);
     db_tools::make_dirs(parent, k_dir_mode);
     db_tools::ScratchDir scratch(parent, ".cms-restore-");
@@ -311,14 +331,14 @@ void restore_backup(const Config &config, const std::string &archive_path,
     db_tools::write_option_file(config, option_file);
     std::string errors = scratch.path() + "/tools.err";
 
-    Config staged = config;
-    staged.db_name = config.db_name + "_restore";
-    std::string aside = config.db_name + "_replaced";
     Staging staging{admin_store, staged.db_name};
     admin_store.recreate_database(staged.db_name);
-    db_tools::run({db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},
-                                     scratch.path() + "/" + k_dump,
-                                     ""}},
+    // --sandbox: the checksums show damage, not tampering; a client command (\! runs a shell)
+    // in a rewritten dump must not run as whoever restores. The binary log's replay too.
+    db_tools::run({db_tools::Command{
+                      {"mariadb", "--batch", "--sandbox", "--database=" + staged.db_name},
+                      scratch.path() + "/" + k_dump,
+                      ""}},
                   option_file, errors);
     std::fprintf(out, "restore: loaded the dump into '%s'\n", staged.db_name.c_str());
     if (!stop_datetime.empty()) {
@@ -333,7 +353,8 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                           binlog["file"].asString()},
                                          "",
                                          ""},
-                       db_tools::Command{{"mariadb", "--batch", "--database=" + staged.db_name},
+                       db_tools::Command{{"mariadb", "--batch", "--sandbox",
+                                          "--database=" + staged.db_name},
                                          "",
                                          ""}},
                       option_file, errors);
@@ -360,8 +381,7 @@ void restore_backup(const Config &config, const std::string &archive_path,
             if (exists(staged_store + "/" + row.path))
                 continue;
             // Written after the backup (a replayed row): still in the file store we replace?
-            if (options.replace && copy_file(store_dir + "/" + row.path,
-                                             staged_store + "/" + row.path)) {
+            if (options.replace && copy_file(store_dir, row.path, staged_store + "/" + row.path)) {
                 ++late;
                 continue;
             }
@@ -378,7 +398,12 @@ void restore_backup(const Config &config, const std::string &archive_path,
     admin_store.create_database(config.db_name);
     if (!target_tables.empty())
         admin_store.recreate_database(aside);
+    // Empty until the swap, and dropped if the swap fails: a DB_replaced left behind refuses the
+    // next restore. Once the swap is done it holds the replaced tables and is never dropped here
+    // unless they went back into place.
+    Staging empty_aside{admin_store, aside, target_tables.empty()};
     admin_store.swap_in(target_tables, config.db_name, aside, staged_tables, staged.db_name);
+    empty_aside.done = true;
     std::string old_store = scratch.path() + "/replaced-store";
     bool moved_aside = exists(store_dir) && ::rename(store_dir.c_str(), old_store.c_str()) == 0;
     if ((exists(store_dir) && !moved_aside) ||

@@ -110,6 +110,53 @@ out.close()" &&
 	refused missing.tar "member .files/.* is missing"
 '
 
+# rewritten SRC DEST CODE: archive DEST is SRC with the Python CODE run on data (member name to
+# bytes) and manifest (the parsed manifest.json), and the manifest's sizes and SHA-256s made to
+# match: what anyone who can write an archive can make.
+rewritten () {
+	python3 -c "import hashlib, io, json, sys, tarfile
+src = tarfile.open(sys.argv[1]); out = tarfile.open(sys.argv[2], \"w\", format=tarfile.USTAR_FORMAT)
+data = {m.name: src.extractfile(m).read() for m in src.getmembers()}
+manifest = json.loads(data[\"manifest.json\"])
+exec(sys.argv[3])
+for name, member in manifest[\"members\"].items():
+    member[\"size\"] = len(data[name]); member[\"sha256\"] = hashlib.sha256(data[name]).hexdigest()
+data[\"manifest.json\"] = json.dumps(manifest).encode()
+data[\"manifest.sha256\"] = (hashlib.sha256(data[\"manifest.json\"]).hexdigest() + \"  manifest.json\\n\").encode()
+for name, bytes_ in data.items():
+    m = tarfile.TarInfo(name); m.size = len(bytes_); m.mode = 0o600; out.addfile(m, io.BytesIO(bytes_))
+end = out.offset; out.close(); open(sys.argv[2], \"r+b\").truncate(end + 1024)" "$1" "$2" "$3"
+}
+
+# An archive is checked for damage, not for tampering: its manifest can be rewritten to match.
+test_expect_success 'a client command in the dump of a rewritten archive is not run (mariadb --sandbox)' '
+	rewritten good.tar shell.tar "data[\"db.sql\"] = b\"\\\\! touch $TRASH/shell-ran\\n\" + data[\"db.sql\"]" &&
+	tar -xOf shell.tar db.sql | head -n 1 | grep -q "^\\\\! touch " &&
+	! restore shell.tar --replace &&
+	grep -q "sandbox" restore.out &&
+	test ! -e shell-ran
+'
+
+test_expect_success 'a binary-log file name that mariadb-binlog would take for an option is refused' '
+	rewritten good.tar option.tar "manifest[\"binlog\"] = {\"file\": \"--result-file=$TRASH/written\", \"position\": 4, \"gtid\": \"\"}" &&
+	state >before &&
+	! restore option.tar --replace --until "2030-01-01 00:00:00" &&
+	grep -q "refusing to restore.*binary-log position" restore.out &&
+	state >after &&
+	cmp before after &&
+	test ! -e written
+'
+
+test_expect_success 'a member outside db.sql, files/ and the manifest is refused, even when listed' '
+	rewritten good.tar extra.tar "data[\"x\"] = b\"1\"; manifest[\"members\"][\"x\"] = {}" &&
+	refused extra.tar "member .x. is not a file the archive may hold"
+'
+
+test_expect_success 'a manifest field of another type is refused with a message, not a crash' '
+	rewritten good.tar types.tar "manifest[\"time\"] = 1; manifest[\"binlog\"] = \"x\"" &&
+	refused types.tar "of another type"
+'
+
 test_expect_success 'an archive of a newer schema is refused, nothing changed' '
 	db_exec "UPDATE cms_schema_version SET version = version + 1" &&
 	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-newer" >newer.path 2>>backup.err &&
@@ -145,6 +192,18 @@ test_expect_success 'with --replace the target is replaced by the archive'"'"'s 
 	test -z "$(svc_sql "$DB_SOCKET" -N -B -e "SHOW DATABASES LIKE \"${TARGET}_%\"")"
 '
 
+test_expect_success 'a database of the restore'"'"'s own names that exists already is refused and kept' '
+	for name in replaced restore; do
+		svc_sql "$DB_SOCKET" -e "CREATE DATABASE ${TARGET}_$name; CREATE TABLE ${TARGET}_$name.kept (id INT)" &&
+		state >before &&
+		! restore good.tar --replace &&
+		grep -q "refusing to restore.*database .${TARGET}_$name. exists" restore.out &&
+		state >after &&
+		cmp before after &&
+		svc_sql "$DB_SOCKET" -e "DROP DATABASE ${TARGET}_$name" || return 1
+	done
+'
+
 test_expect_success '--until is refused for an archive taken without the binary log, nothing changed' '
 	state >before &&
 	! restore good.tar --replace --until "2030-01-01 00:00:00" &&
@@ -177,7 +236,7 @@ test_expect_success 'a restore that fails half-way (its upgrade cannot read sql/
 	cmp before after
 '
 
-test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name' '
+test_expect_success 'a row whose file is missing is reported by the backup and by the restore, by name, and no file is made for it' '
 	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
 		VALUES (\"2020/01/01/gone.png\", \"LOCAL\", \"gone.png\", \".png\", 3, \"x\")" &&
 	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-gone" >gone.path 2>gone.err &&
@@ -185,7 +244,8 @@ test_expect_success 'a row whose file is missing is reported by the backup and b
 	grep -q "gone.png.*not in the file store" gone.err &&
 	tar -xOf "$(cat gone.path)" manifest.json | jq -e ".missing_files[0].name == \"gone.png\"" &&
 	restore "$(cat gone.path)" --replace &&
-	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out
+	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out &&
+	test ! -e target-assets/2020/01/01/gone.png
 '
 
 test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says is archived, reported and listed' '
@@ -198,6 +258,35 @@ test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says i
 	tar -xOf "$(cat mismatch.path)" manifest.json | jq -e ".mismatched_files[0].path == \"$path\""
 '
 
+test_expect_success 'a row naming a symbolic link in the file store, or a path through one, is not archived' '
+	echo "outside-secret-$$" >outside.txt &&
+	mkdir -p outside-dir "$FILE_STORE_DIR/2020/02/02" &&
+	echo "outside-dir-secret-$$" >outside-dir/b.png &&
+	ln -s "$TRASH/outside.txt" "$FILE_STORE_DIR/2020/02/02/a.png" &&
+	ln -s "$TRASH/outside-dir" "$FILE_STORE_DIR/2020/02/03" &&
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5) VALUES
+		(\"2020/02/02/a.png\", \"LOCAL\", \"link.png\", \".png\", 3, \"x\"),
+		(\"2020/02/03/b.png\", \"LOCAL\", \"through-link.png\", \".png\", 3, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-links" >links.path 2>links.err &&
+	db_exec "DELETE FROM lin_file WHERE name IN (\"link.png\", \"through-link.png\")" &&
+	rm "$FILE_STORE_DIR/2020/02/02/a.png" "$FILE_STORE_DIR/2020/02/03" &&
+	grep -q "link.png.*not in the file store" links.err &&
+	grep -q "through-link.png.*not in the file store" links.err &&
+	! grep -a -q "secret-$$" "$(cat links.path)"
+'
+
+test_expect_success 'the programs a backup runs get no CMS_ variable (the password would sit in their environment)' '
+	mkdir tools &&
+	printf "#!/bin/sh\nenv >\"%s\"\nexec \"%s\" \"\$@\"\n" "$TRASH/dump.env" "$(command -v mariadb-dump)" \
+		>tools/mariadb-dump &&
+	chmod +x tools/mariadb-dump &&
+	PATH=$TRASH/tools:$PATH CMS_BACKUP_KEEP=7 \
+		"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-env" >env.path 2>env.err &&
+	test -s "$(cat env.path)" &&
+	grep -q "^PATH=" dump.env &&
+	! grep "^CMS_" dump.env
+'
+
 test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves nothing in the directory' '
 	sed -e "s|^db_name = .*|db_name = no_such_db_$$|" -e "s|^log_file = .*|log_file = $TRASH/failed.log|" \
 		cms.conf >broken.conf &&
@@ -207,6 +296,24 @@ test_expect_success 'a failed backup exits 1 saying why, logs it, and leaves not
 	grep -q "error: backup failed: .*no_such_db_$$" failed.log &&
 	test -z "$(ls -A failed)" &&
 	test ! -s failed.out
+'
+
+# Its archive grows past a file size limit once the dump is in it: written, then refused (EFBIG).
+test_expect_success 'a backup that fails while it writes the archive leaves no partial archive, under any name' '
+	mkdir -p "$FILE_STORE_DIR/2020/03/03" &&
+	head -c 400000 /dev/urandom >"$FILE_STORE_DIR/2020/03/03/big.png" &&
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
+		VALUES (\"2020/03/03/big.png\", \"LOCAL\", \"big.png\", \".png\", 400000, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-size" >size.path 2>size.err &&
+	dump=$(tar -xOf "$(cat size.path)" manifest.json | jq ".members[\"db.sql\"].size") &&
+	sed "s|^log_file = .*|log_file = $TRASH/limited.log|" cms.conf >limited.conf &&
+	mkdir limited &&
+	! (trap "" XFSZ && exec prlimit --fsize=$((dump + 8192)) "$APP_BIN" -c "$TRASH/limited.conf" \
+		--backup "$TRASH/limited") >limited.out 2>limited.err &&
+	db_exec "DELETE FROM lin_file WHERE name = \"big.png\"" &&
+	grep -q "cannot write the archive" limited.err &&
+	test -z "$(ls -A limited)" &&
+	test ! -s limited.out
 '
 
 # Waits until the clock is in a later second than when it was called (archives are named by it).
