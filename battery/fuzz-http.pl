@@ -1,15 +1,23 @@
 #!/usr/bin/perl
 # Phase 1 of battery/run: mutated HTTP requests to nginx over raw sockets, from valid seed
 # requests (login, refresh, book CRUD, admin routes, an upload). Counts what came back and tells
-# the app's answers (a JSON envelope) from nginx's own (an HTML page). Core Perl only. Usage:
+# the app's answers from nginx's own by the app's log. Core Perl only. Usage:
 #
 #   BATTERY_TOKEN=T BATTERY_REFRESH=R fuzz-http.pl --port P --count N --procs K --seed S
-#       --out DIR --book ID --victim ID --group ID --permission ID
+#       --out DIR --book ID --victim ID --group ID --permission ID --log FILE --log-from BYTES
 #
 # T and R are root's access and refresh tokens (in the environment: never in argv, which ps shows).
 # Forks K senders that share the N requests; each mutation is drawn from srand(S + sender), so a
 # run is repeatable. Prints a `fuzz-result key=value ...` line and a `fuzz-status STATUS=COUNT ...`
 # line; the first app 5xx responses (request and response) are kept in DIR/app-5xx.N.
+#
+# Both nginx and the app answer errors with the same JSON envelope, so the body cannot tell whose
+# a 5xx is. Each request comes from a loopback address of its own, 127.(64 + sender).(n / 256).
+# (n % 256), which nginx passes on as REMOTE_ADDR and the app writes in its access line
+# (remote=...), before it answers. A 5xx is the app's when the app's log (FILE, from byte BYTES
+# on: what it logged during this run) has an access line with that address and status; nginx
+# cannot write there. (A sender's addresses repeat after 65,536 requests: an nginx 5xx could then
+# be taken for the app's, never the other way round.)
 use strict;
 use warnings;
 use Getopt::Long;
@@ -19,9 +27,9 @@ use Time::HiRes qw(time);
 
 my %o = (procs => 4, seed => 1);
 GetOptions(\%o, 'port=i', 'count=i', 'procs=i', 'seed=i', 'out=s', 'book=i', 'victim=i',
-    'group=i', 'permission=i') or exit 2;
+    'group=i', 'permission=i', 'log=s', 'log-from=i') or exit 2;
 @o{qw(token refresh)} = @ENV{qw(BATTERY_TOKEN BATTERY_REFRESH)};
-for (qw(port count out token refresh book victim group permission)) {
+for (qw(port count out token refresh book victim group permission log log-from)) {
     die "fuzz-http: --$_ (or BATTERY_TOKEN, BATTERY_REFRESH) is required\n" unless defined $o{$_};
 }
 $SIG{PIPE} = 'IGNORE';
@@ -258,14 +266,19 @@ sub read_response {
     return ($buf, 1);
 }
 
+my %escape = ("\t" => '\t', "\r" => '\r', "\n" => '\n');
+my %unescape = (t => "\t", r => "\r", n => "\n");
+
 sub sender {
     my ($index, $count) = @_;
     srand($o{seed} + $index);
     my %tally;
-    my $kept = 0;
+    unlink "$o{out}/5xx.$index";
     for my $n (1 .. $count) {
         my ($req, $maybe_short, $names) = mutate(pick(@seeds));
-        my $sock = IO::Socket::INET->new(PeerAddr => $host, Proto => 'tcp', Timeout => 2);
+        my $from = sprintf '127.%d.%d.%d', 64 + $index, ($n >> 8) & 255, $n & 255;
+        my $sock = IO::Socket::INET->new(PeerAddr => $host, LocalAddr => $from, Proto => 'tcp',
+            Timeout => 2);
         unless ($sock) {
             $tally{connect_error}++;
             next;
@@ -283,27 +296,56 @@ sub sender {
         my $status = $1;
         $tally{"s$status"}++;
         next if $status < 500;
-        my $body = $res =~ /\r\n\r\n(.*)/s ? $1 : '';
-        # The app answers a JSON envelope; nginx's own errors are HTML pages.
-        my $from_app = $body =~ /^\s*\{/;
-        if (!$from_app) {
-            $tally{nginx_5xx}++;
-        } elsif ($status == 503) {
-            $tally{app_503}++;
-        } else {
-            $tally{app_5xx}++;
-            if ($kept++ < 5 && open my $f, '>>', "$o{out}/app-5xx.$index") {
-                # The tokens stay out of files, as out of logs.
-                my $shown = $req;
-                $shown =~ s/\Q$_\E/<token>/g for @o{qw(token refresh)};
-                print $f "=== mutations: $names\n--- request:\n$shown\n--- response:\n$res\n";
-                close $f;
-            }
+        # Whose it is is decided once every sender is done (seen_5xx).
+        if (open my $f, '>>', "$o{out}/5xx.$index") {
+            # The tokens stay out of files, as out of logs.
+            my $shown = $req;
+            $shown =~ s/\Q$_\E/<token>/g for @o{qw(token refresh)};
+            # One line each: the line ends and tabs of the bytes as \n, \r and \t.
+            (my $answer = $res) =~ s/([\t\r\n])/$escape{$1}/g;
+            $shown =~ s/([\t\r\n])/$escape{$1}/g;
+            print $f "$from $status $names\t$shown\t$answer\n";
+            close $f;
         }
     }
     open my $f, '>', "$o{out}/tally.$index" or die "fuzz-http: $o{out}/tally.$index: $!\n";
     print $f "$_ $tally{$_}\n" for sort keys %tally;
     close $f;
+}
+
+# The addresses and statuses of the app's access lines logged since --log-from: "ADDR STATUS".
+sub app_answers {
+    my %seen;
+    open my $log, '<', $o{log} or die "fuzz-http: $o{log}: $!\n";
+    seek $log, $o{'log-from'}, 0;
+    while (<$log>) {
+        $seen{"$2 $1"} = 1 if /access: .* status=(\d+) .* remote=(\S+)/;
+    }
+    return \%seen;
+}
+
+# Sorts the 5xx answers of sender $index into the app's and nginx's; keeps the first app ones
+# other than 503, request and answer, in app-5xx.$index.
+sub seen_5xx {
+    my ($index, $app, $sum) = @_;
+    open my $in, '<', "$o{out}/5xx.$index" or return;
+    my $kept = 0;
+    while (<$in>) {
+        chomp;
+        my ($key, $shown, $res) = split /\t/;
+        my ($from, $status, $names) = split / /, $key, 3;
+        if (!$app->{"$from $status"}) {
+            $sum->{nginx_5xx}++;
+        } elsif ($status == 503) {
+            $sum->{app_503}++;
+        } else {
+            $sum->{app_5xx}++;
+            next unless $kept++ < 5 && open my $f, '>>', "$o{out}/app-5xx.$index";
+            s/\\([trn])/$unescape{$1}/g for $shown, $res;
+            print $f "=== from $from, mutations: $names\n--- request:\n$shown\n--- response:\n$res\n";
+            close $f;
+        }
+    }
 }
 
 my @kids;
@@ -326,7 +368,9 @@ for (@kids) {
 }
 
 my %sum;
+my $app = app_answers();
 for my $i (0 .. $o{procs} - 1) {
+    seen_5xx($i, $app, \%sum);
     open my $f, '<', "$o{out}/tally.$i" or next;
     while (<$f>) {
         my ($k, $v) = split;

@@ -75,6 +75,7 @@ const Fallback k_fallback_texts[] = {
     {Code::permission_not_found, "permission not found"},
     {Code::multipart_required, "request body must be multipart/form-data"},
     {Code::multipart_malformed, "multipart body cannot be parsed"},
+    {Code::file_store_full, "file store is full"},
     {Code::json_malformed, "request body is not valid JSON"},
     {Code::json_too_deep, "JSON nested too deeply"},
     {Code::json_duplicate_key, "duplicate key in JSON"},

@@ -70,6 +70,7 @@ enum class Code : int {
     permission_not_found = 10303,
     multipart_required = 10304,
     multipart_malformed = 10305,
+    file_store_full = 10306,
     json_malformed = 10310,
     json_too_deep = 10311,
     json_duplicate_key = 10312,

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "file_store.h"
 #include "handler_util.h"
+#include "log.h"
 #include "request.h"
 #include "response.h"
 #include "text.h"
@@ -144,6 +145,18 @@ std::vector<Upload> read_uploads(const Request &req, const Config &config) {
 
 namespace {
 
+// A full file system is the host's condition, not the request's: 507 with its own code, so the
+// client may try again later and the operator's monitoring can tell it from a bug (500). The
+// transaction rolls back: no row, and FileStore leaves no file.
+StoredFile save_file(FileStore &store, const Upload &upload) {
+    try {
+        return store.save(upload.content, upload.extension);
+    } catch (const StoreFull &e) {
+        log_error(std::string("file store full: ") + e.what());
+        throw ApiError(507, Code::file_store_full);
+    }
+}
+
 Json::Value file_json(const std::string &key, const StoredFile &file, const Config &config) {
     std::string base = config.file_public_url;
     if (!base.empty() && base.back() != '/')
@@ -163,7 +176,7 @@ Response handle_file_upload(const Request &req, Ctx &ctx) {
     FileStore store(ctx.db, ctx.config.file_store_dir);
     Json::Value items(Json::arrayValue);
     for (const Upload &upload : uploads) {
-        StoredFile file = store.save(upload.content, upload.extension);
+        StoredFile file = save_file(store, upload);
         items.append(file_json(upload.key, file, ctx.config));
     }
     return Response::json(200, items);

@@ -64,7 +64,10 @@ std::string date_dir() {
 }
 
 [[noreturn]] void fail_io(const char *what, const std::string &path, int error_number) {
-    throw std::runtime_error(std::string(what) + " '" + path + "': " + std::strerror(error_number));
+    std::string message = std::string(what) + " '" + path + "': " + std::strerror(error_number);
+    if (error_number == ENOSPC || error_number == EDQUOT)
+        throw StoreFull(message);
+    throw std::runtime_error(message);
 }
 
 // Creates dir and its missing parents; the ones created get k_dir_mode.

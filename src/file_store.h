@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,14 @@ namespace cms {
 namespace db {
 class Connection;
 }
+
+// Thrown by FileStore::save when the file system of file_store_dir has no room left (ENOSPC, or
+// EDQUOT for the service's user): a condition of the host, not of the request, that passes once
+// space is freed. Whatever was written of the file is gone again when it is thrown.
+class StoreFull : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
 
 // A live lin_file row: its id and its path below file_store_dir ("yyyy/mm/dd/<name>").
 struct StoredFile {

@@ -11,9 +11,10 @@ namespace {
 
 // The codes of location /.cms-fcgi-error's answers.
 const Code k_nginx_codes[] = {
-    Code::internal,       Code::too_many_requests, Code::body_too_large,
-    Code::db_unavailable, Code::http_malformed,    Code::http_timeout,
-    Code::uri_too_long,   Code::headers_too_large, Code::upstream_timeout,
+    Code::internal,           Code::not_found,         Code::forbidden,
+    Code::method_not_allowed, Code::too_many_requests, Code::body_too_large,
+    Code::db_unavailable,     Code::http_malformed,    Code::http_timeout,
+    Code::uri_too_long,       Code::headers_too_large, Code::upstream_timeout,
 };
 
 } // namespace

@@ -159,6 +159,26 @@ test_expect_success 'the app still answers its own errors: an unknown path is it
 	expect_json .code 10020
 '
 
+test_expect_success 'a file /assets/ does not have answers nginx'"'"'s 404 envelope with code 10020' '
+	http GET /assets/2026/01/01/none.png &&
+	expect_status 404 &&
+	expect_header Content-Type "^application/json; charset=utf-8$" &&
+	expect_json .code 10020 &&
+	expect_json .message 资源不存在 &&
+	expect_json .request "GET /assets/2026/01/01/none.png"
+'
+
+test_expect_success 'the directory /assets/ answers 403 with code 10070, a POST to a file there 405 with 10080' '
+	mkdir -p "$FILE_STORE_DIR" &&
+	png one >"$FILE_STORE_DIR/one.png" &&
+	http GET /assets/ &&
+	expect_status 403 &&
+	expect_json .code 10070 &&
+	http POST /assets/one.png "{}" &&
+	expect_status 405 &&
+	expect_json .code 10080
+'
+
 stop_app
 
 test_expect_success 'with the pool stopped, GET /v1/book answers 502 with code 10302 and its text' '

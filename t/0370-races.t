@@ -3,7 +3,11 @@ test_description='races decided by row locks: a login against a password change,
 . "$(dirname "$0")/lib.sh"
 
 start_db
-start_app
+# A request here waits on a row lock until the test releases it. How long that takes depends on
+# the machine's load (each step runs a client), so the wait must never meet a bound of the app:
+# db_read_timeout at its most (the server's innodb_lock_wait_timeout, 50 s, is the bound), not
+# the default 5 s, which a loaded machine overran (a 503 instead of the answer under test).
+start_app db_read_timeout=300
 start_nginx
 
 USER_PASSWORD=User_pass1
@@ -11,8 +15,9 @@ USER_PASSWORD=User_pass1
 # A second session plays the concurrent writer: `hold SQL` runs SQL in an open transaction and
 # keeps it open (its row locks held) until `release` commits it. Requests run in the background
 # (`send NAME ...`); `lock_waits` tells when they wait on those locks, so nothing sleeps to
-# synchronise. Each background process's PID is kept in NAME.job; a test that fails stops them
-# (stop_jobs, its EXIT trap), so none outlives its test.
+# synchronise; every poll has a bound far above what any step takes, so a slow machine only
+# makes the test slower. Each background process's PID is kept in NAME.job; a test that fails
+# stops them (stop_jobs, its EXIT trap), so none outlives its test.
 
 # stop_jobs: stops the background processes of this test that are still running.
 stop_jobs () {
@@ -35,14 +40,14 @@ hold () {
 	# Kept open until release, so the client does not read end-of-file.
 	exec 9>held.fifo &&
 	printf '%s\n' "BEGIN;" "$1" "SELECT 'held';" >&9 &&
-	poll_until 50 grep -qx held held.out
+	poll_until 300 grep -qx held held.out
 }
 
-# release: commits the second session's transaction and waits (at most 5 s) for it to end.
+# release: commits the second session's transaction and waits (at most 30 s) for it to end.
 release () {
 	echo "COMMIT;" >&9 &&
 	exec 9>&- &&
-	svc_wait_gone "$(cat held.job)" 50 &&
+	svc_wait_gone "$(cat held.job)" 300 &&
 	rm held.job &&
 	! grep -n ERROR held.out
 }
@@ -56,15 +61,16 @@ send () {
 	[ -z "${TOKEN:-}" ] || set -- "$@" -H "Authorization: Bearer $TOKEN"
 	rm -f "$name.status" "$name.headers" "$name.body"
 	echo "$method $path" >"$name.request"
-	curl --silent --show-error --max-time 20 --globoff --output "$name.body" \
+	curl --silent --show-error --max-time 60 --globoff --output "$name.body" \
 		--dump-header "$name.headers" --write-out '%{http_code}\n' "$@" \
 		"http://127.0.0.1:$HTTP_PORT$path" >"$name.status" 2>"$name.err" 9>&- &
 	echo $! >"$name.job"
 }
 
-# answer NAME: waits (at most 10 s) for request NAME to end and shows its answer.
+# answer NAME: waits (at most 30 s: a bound, not an expectation) for request NAME to end and shows
+# its answer.
 answer () {
-	svc_wait_gone "$(cat "$1.job")" 100 &&
+	svc_wait_gone "$(cat "$1.job")" 300 &&
 	rm "$1.job" &&
 	show "$1"
 }
@@ -129,7 +135,7 @@ test_expect_success 'a login that verified the password before a concurrent chan
 	hold "UPDATE lin_user SET credential_version = credential_version + 1 WHERE username = \"u1\";" &&
 	TOKEN= &&
 	send login POST /cms/user/login "{\"username\":\"u1\",\"password\":\"$USER_PASSWORD\"}" &&
-	poll_until 100 waiting_or_done 1 login &&
+	poll_until 300 waiting_or_done 1 login &&
 	note_waits &&
 	release &&
 	answer login &&
@@ -148,7 +154,7 @@ test_expect_success 'a registration losing the username to a concurrent insert a
 	hold "INSERT INTO lin_user (username, email) VALUES (\"racer\", \"a@x.cn\");" &&
 	as root &&
 	send register POST /cms/user/register "$(register_body racer b@x.cn)" &&
-	poll_until 100 waiting_or_done 1 register &&
+	poll_until 300 waiting_or_done 1 register &&
 	note_waits &&
 	release &&
 	answer register &&
@@ -165,7 +171,7 @@ test_expect_success 'a registration losing the email to a concurrent insert answ
 	hold "INSERT INTO lin_user (username, email) VALUES (\"other\", \"same@x.cn\");" &&
 	as root &&
 	send register POST /cms/user/register "$(register_body racer2 same@x.cn)" &&
-	poll_until 100 waiting_or_done 1 register &&
+	poll_until 300 waiting_or_done 1 register &&
 	note_waits &&
 	release &&
 	answer register &&
@@ -190,7 +196,7 @@ test_expect_success 'a group delete waits for a lock on the group row, then answ
 	hold "SELECT id FROM lin_group WHERE id = $(gid g1) FOR UPDATE;" &&
 	as root &&
 	send delete DELETE "/cms/admin/group/$(gid g1)" &&
-	poll_until 50 waiting_or_done 1 delete &&
+	poll_until 300 waiting_or_done 1 delete &&
 	note_waits &&
 	release &&
 	answer delete &&
@@ -203,7 +209,7 @@ test_expect_success 'a regroup waits for a lock on the group row, then answers 2
 	hold "SELECT id FROM lin_group WHERE id = $(gid g2) FOR UPDATE;" &&
 	as root &&
 	send regroup PUT "/cms/admin/user/$(uid u2)" "{\"group_ids\":[$(gid g2)]}" &&
-	poll_until 50 waiting_or_done 1 regroup &&
+	poll_until 300 waiting_or_done 1 regroup &&
 	note_waits &&
 	release &&
 	answer regroup &&
@@ -232,7 +238,7 @@ race () {
 		delete) send delete DELETE "/cms/admin/group/$group" ;;
 		regroup) send regroup PUT "/cms/admin/user/$user" "{\"group_ids\":[$group]}" ;;
 		esac &&
-		poll_until 50 waiting_or_done $n "$r" || return 1
+		poll_until 300 waiting_or_done $n "$r" || return 1
 	done &&
 	note_waits &&
 	release &&
