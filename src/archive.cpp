@@ -19,6 +19,7 @@ namespace cms::archive {
 namespace {
 
 constexpr size_t k_block = 512;
+constexpr size_t k_record = 20 * k_block; // what tar tools pad a whole archive to
 constexpr size_t k_buffer = 1 << 16;
 
 // Field offsets and sizes of a ustar header.
@@ -203,10 +204,20 @@ bool TarReader::next(Member &member) {
     char block[k_block];
     read_exactly(block, k_block);
     if (std::all_of(block, block + k_block, [](char c) { return c == '\0'; })) {
-        // The end: a second zero block must follow.
+        // The end: a second zero block must follow, then nothing but the zeros that fill a
+        // tar record (GNU tar and Python's tarfile pad to 20 blocks), never more than a record.
         read_exactly(block, k_block);
-        if (!std::all_of(block, block + k_block, [](char c) { return c == '\0'; }) ||
-            ::read(fd_, block, 1) != 0)
+        bool zeros = std::all_of(block, block + k_block, [](char c) { return c == '\0'; });
+        size_t tail = 0;
+        ssize_t n;
+        while (zeros && (n = ::read(fd_, block, k_block)) != 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            tail += static_cast<size_t>(n);
+            zeros = n > 0 && tail < k_record &&
+                    std::all_of(block, block + n, [](char c) { return c == '\0'; });
+        }
+        if (!zeros)
             throw std::runtime_error("the archive is damaged: data after its end marker");
         return false;
     }

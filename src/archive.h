@@ -47,7 +47,7 @@ struct Member {
 
 // Reads members from an open descriptor (not owned), refusing what is not a well-formed ustar
 // archive as TarWriter writes it: a bad header checksum, padding that is not zero, a short read
-// (a truncated archive), a missing end or anything after it.
+// (a truncated archive), a missing end, or anything after it but the zeros of one tar record.
 class TarReader {
   public:
     explicit TarReader(int fd) : fd_(fd) {}

@@ -78,6 +78,7 @@ class ArchiveTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(a_flipped_byte_in_a_header_or_padding_is_refused);
     CPPUNIT_TEST(a_truncated_archive_is_refused);
     CPPUNIT_TEST(data_after_the_end_is_refused);
+    CPPUNIT_TEST(a_record_of_zeros_after_the_end_is_read);
     CPPUNIT_TEST(a_file_shorter_than_announced_is_refused);
     CPPUNIT_TEST(safe_names_stay_below_their_directory);
     CPPUNIT_TEST_SUITE_END();
@@ -112,6 +113,14 @@ class ArchiveTest : public CppUnit::TestFixture {
 
     void data_after_the_end_is_refused() {
         CPPUNIT_ASSERT_THROW(read_all(sample() + "x"), std::runtime_error);
+        CPPUNIT_ASSERT_THROW(read_all(sample() + std::string(600, '\0') + "x"),
+                             std::runtime_error);
+        CPPUNIT_ASSERT_THROW(read_all(sample() + std::string(20 * 512, '\0')), std::runtime_error);
+    }
+
+    // GNU tar and Python's tarfile fill the last record of 20 blocks with zeros.
+    void a_record_of_zeros_after_the_end_is_read() {
+        CPPUNIT_ASSERT_EQUAL(read_all(sample()), read_all(sample() + std::string(9 * 512, '\0')));
     }
 
     void a_file_shorter_than_announced_is_refused() {
