@@ -93,6 +93,18 @@ test_expect_success 'an empty CMS_DB_PASSWORD is refused before anything is made
 	expect_db "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"'"'${D}x'"'"'" 0
 '
 
+test_expect_success 'db_user naming an administrator (here --db-admin itself) is refused: no password given it, no database made' '
+	sed -e "s|^db_name *=.*|db_name = ${D}y|" -e "s|^db_user *=.*|db_user = $svc_db_admin|" \
+		etc/cms.conf >etc/admin.conf &&
+	sed "s|cms.conf|admin.conf|" step3.sh >admin.sh &&
+	! new_shell admin.sh >admin.out 2>admin.err &&
+	cat admin.err &&
+	grep -q "refusing to set the password of .*: it has rights beyond one database" admin.err &&
+	expect_db "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"'"'${D}y'"'"'" 0 &&
+	svc_sql "$DB_SOCKET" -N -e "SELECT 1" >still &&
+	test "$(cat still)" = 1
+'
+
 test_expect_success 'step 4 in another shell: the configuration as the service reads it is ok' '
 	readme_step 4 >step4.sh &&
 	cat step4.sh &&
