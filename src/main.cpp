@@ -144,19 +144,39 @@ int listening_socket(const std::string &listen) {
 }
 
 // The unix socket file this process (or the master it re-executed from) made from listen, which
-// a clean stop removes; empty for a TCP socket and for one inherited from spawn-fcgi or a systemd
-// socket unit, whose file is theirs. Compared with the socket's own address, so that a re-exec
-// after listen changed never removes a file the socket is not bound to.
-std::string own_socket_file(const std::string &listen, int fd) {
+// a clean stop removes; path empty for a TCP socket and for one inherited from spawn-fcgi or a
+// systemd socket unit, whose file is theirs. Compared with the socket's own address, so that a
+// re-exec after listen changed never removes a file the socket is not bound to, and known by its
+// inode, so that a file put at the path since (another pool's socket) is not removed either.
+struct SocketFile {
+    std::string path;
+    dev_t device = 0;
+    ino_t inode = 0;
+};
+
+SocketFile own_socket_file(const std::string &listen, int fd) {
     if (fd < 0 || listen.empty() || listen.find(':') != std::string::npos)
-        return "";
+        return {};
     sockaddr_un address{};
     socklen_t length = sizeof address;
+    struct stat file {};
     if (getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0 ||
-        address.sun_family != AF_UNIX)
-        return "";
-    std::string bound(address.sun_path, strnlen(address.sun_path, sizeof address.sun_path));
-    return bound == listen ? bound : "";
+        address.sun_family != AF_UNIX ||
+        std::string(address.sun_path, strnlen(address.sun_path, sizeof address.sun_path)) !=
+            listen ||
+        lstat(listen.c_str(), &file) != 0 || !S_ISSOCK(file.st_mode))
+        return {};
+    return {listen, file.st_dev, file.st_ino};
+}
+
+// Removes socket when the file at its path is still the one this process found there.
+void remove_socket_file(const SocketFile &socket) {
+    struct stat file {};
+    if (socket.path.empty() || lstat(socket.path.c_str(), &file) != 0 ||
+        file.st_dev != socket.device || file.st_ino != socket.inode)
+        return;
+    if (unlink(socket.path.c_str()) != 0 && errno != ENOENT)
+        cms::log_warn("cannot remove socket '" + socket.path + "': " + std::strerror(errno));
 }
 
 // What one thread of a worker needs of its own: the database connection (with its statements)
@@ -267,7 +287,7 @@ void check_schema_at_start(const cms::Config &config) {
 
 int serve(const cms::Config &config, const cms::Messages &messages, bool supervise, char **argv) {
     int listen_fd = listening_socket(config.listen);
-    std::string socket_file = own_socket_file(config.listen, listen_fd);
+    SocketFile socket_file = own_socket_file(config.listen, listen_fd);
     if (listen_fd >= 0)
         check_schema_at_start(config);
     int status;
@@ -286,8 +306,7 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
             exe.c_str(), argv);
     }
     // Stopped (a re-exec never returns here): nothing listens on the file any more.
-    if (!socket_file.empty() && unlink(socket_file.c_str()) != 0 && errno != ENOENT)
-        cms::log_warn("cannot remove socket '" + socket_file + "': " + std::strerror(errno));
+    remove_socket_file(socket_file);
     return status;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='a clean stop removes the socket file the pool made from listen, and leaves the one spawn-fcgi made'
+test_description='a clean stop removes the socket file the pool made from listen, and leaves the one spawn-fcgi made and one put at the path since'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -43,6 +43,16 @@ test_expect_success 'after a USR2 re-exec, TERM still removes the file' '
 	kill -TERM "$OWN_PID" &&
 	svc_wait_gone "$OWN_PID" 150 &&
 	! test -e "$OWN_SOCKET"
+'
+
+test_expect_success 'TERM leaves a file put at the path since the pool bound it (another pool'"'"'s), not its own' '
+	start_own &&
+	echo other >other.sock &&
+	mv other.sock "$OWN_SOCKET" &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	test "$(cat "$OWN_SOCKET")" = other &&
+	rm -f "$OWN_SOCKET"
 '
 
 test_expect_success 'TERM to the pool spawn-fcgi gave its socket: the file is spawn-fcgi'"'"'s, and stays' '
