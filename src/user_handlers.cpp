@@ -118,12 +118,13 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
         return fail_password(username, req, ctx, ApiError(401, Code::login_failed));
     // The password may have changed while the hash was being verified: the tokens must not carry
-    // a credential version newer than the hash that matched.
+    // a credential version newer than the hash that matched. Returned, not thrown: a captcha
+    // tag tried above stays spent.
     if (users.lock_credential_version(identity->user_id) != identity->credential_version)
-        throw ApiError(401, Code::login_failed);
+        return refusal(ApiError(401, Code::login_failed), req, ctx);
     std::optional<Principal> user = users.find_principal(identity->user_id);
     if (!user)
-        throw ApiError(401, Code::login_failed);
+        return refusal(ApiError(401, Code::login_failed), req, ctx);
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
     // Only this address's failures: the owner's login must not free the addresses guessing.
