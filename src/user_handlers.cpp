@@ -204,14 +204,14 @@ Response handle_user_captcha(const Request &req, Ctx &ctx) {
     out["tag"] = Json::nullValue;
     out["image"] = Json::nullValue;
     if (login_captcha_asked(failures, ctx.config)) {
-        // Here, not at login: a login holds its locks through the password hash, and the
-        // prune's range lock would make every other captcha login wait for that.
-        CaptchaStore(ctx.db).prune();
         std::string code = captcha::new_code();
         out["tag"] = captcha::seal(code, captcha::derive_key(ctx.config.jwt_secret),
                                    captcha::random_bytes(captcha::k_nonce_size),
                                    now_seconds() + ctx.config.login_captcha_ttl);
         out["image"] = "data:image/png;base64," + base64::encode_std(captcha::png(code));
+        // Here, not at login, which holds its locks through the password hash; and after the
+        // picture, so that the prune's range lock lasts only until the commit.
+        CaptchaStore(ctx.db).prune();
     }
     Response res = Response::json(200, out);
     res.header("Cache-Control", "no-store");
