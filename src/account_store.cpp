@@ -39,6 +39,18 @@ bool native_hash(const std::string &hash) {
     return true;
 }
 
+// name as a GRANT's database pattern that matches name only: there _ (and %) are wildcards, so
+// `lin_cms`.* would also grant linXcms. check_name lets no % through.
+std::string grant_pattern(const std::string &name) {
+    std::string out;
+    for (char c : name) {
+        if (c == '_')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 } // namespace
 
 void AccountStore::create_database(const std::string &name) {
@@ -71,7 +83,7 @@ void AccountStore::set_service_account(const std::string &user, const std::strin
     // ALTER as well: an account made before, without a password or with another, gets this one.
     db_.run_script("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY PASSWORD '" + hash +
                    "'; ALTER USER " + account + " IDENTIFIED BY PASSWORD '" + hash +
-                   "'; GRANT SELECT, INSERT, UPDATE, DELETE ON `" + database + "`.* TO " +
+                   "'; GRANT SELECT, INSERT, UPDATE, DELETE ON `" + grant_pattern(database) + "`.* TO " +
                    account);
 }
 
