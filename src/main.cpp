@@ -119,6 +119,37 @@ int hash_password() {
     return 0;
 }
 
+// libfcgi unlinks whatever is at a socket path before it binds: refuse a path that holds
+// anything but a socket nothing listens on (one left by a pool that was killed), so that a
+// mistyped listen removes no file and a second pool does not take a running pool's socket.
+void check_socket_path(const std::string &path) {
+    struct stat file {};
+    if (lstat(path.c_str(), &file) != 0)
+        return; // nothing there (or nothing we may see: bind will say)
+    if (!S_ISSOCK(file.st_mode))
+        throw std::runtime_error("cannot listen on '" + path +
+                                 "': the path holds a file that is not a socket");
+    sockaddr_un address{};
+    if (path.size() >= sizeof address.sun_path)
+        return; // too long for any socket: FCGX_OpenSocket refuses it
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.data(), path.size());
+    // Non-blocking: a running pool with a full accept queue answers EAGAIN, not a wait.
+    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (probe < 0)
+        throw std::runtime_error("cannot listen on '" + path + "': " + std::strerror(errno));
+    int error = connect(probe, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
+                    ? 0
+                    : errno;
+    close(probe);
+    if (error == 0 || error == EAGAIN)
+        throw std::runtime_error("cannot listen on '" + path +
+                                 "': another process accepts on that socket");
+    if (error != ECONNREFUSED && error != ENOENT)
+        throw std::runtime_error("cannot listen on '" + path + "': cannot tell whether " +
+                                 "another process accepts on it: " + std::strerror(error));
+}
+
 // The listening socket: the one a re-executed master already holds, a new one on listen (a unix
 // socket only the process's user and group may connect to), or the one inherited on fd 0 from
 // spawn-fcgi or a systemd socket unit. -1 when the process is a CGI program. Throws on failure.
@@ -134,6 +165,8 @@ int listening_socket(const std::string &listen) {
     }
     if (listen.empty())
         return FCGX_IsCGI() ? -1 : 0;
+    if (listen.find(':') == std::string::npos)
+        check_socket_path(listen);
     int fd = FCGX_OpenSocket(listen.c_str(), k_listen_backlog);
     if (fd < 0)
         throw std::runtime_error("cannot listen on '" + listen + "'");
