@@ -12,6 +12,11 @@ namespace cms {
 namespace {
 
 constexpr const char *k_sql_password_hash = "SELECT PASSWORD(?)";
+// Rights on every database (ALL, SUPER, CREATE USER, ...) or the right to grant: those of an
+// administrator, never of the service. GRANTEE reads 'user'@'host'.
+constexpr const char *k_sql_count_global_rights =
+    "SELECT COUNT(*) FROM information_schema.USER_PRIVILEGES "
+    "WHERE GRANTEE = ? AND (PRIVILEGE_TYPE <> 'USAGE' OR IS_GRANTABLE = 'YES')";
 
 // Letters, digits, _ and $: what needs no quoting in an identifier, and cannot end a quoted one.
 void check_name(const char *what, const std::string &name) {
@@ -34,6 +39,18 @@ bool native_hash(const std::string &hash) {
     return true;
 }
 
+// name as a GRANT's database pattern that matches name only: there _ (and %) are wildcards, so
+// `lin_cms`.* would also grant linXcms. check_name lets no % through.
+std::string grant_pattern(const std::string &name) {
+    std::string out;
+    for (char c : name) {
+        if (c == '_')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 } // namespace
 
 void AccountStore::create_database(const std::string &name) {
@@ -47,6 +64,14 @@ void AccountStore::set_service_account(const std::string &user, const std::strin
     check_name("account", user);
     check_name("account host", host);
     check_name("database", database);
+    std::string account = "'" + user + "'@'" + host + "'";
+    // The account's password is about to be one the service's host holds in cms.env: an
+    // administrator's account (db_user = root, mysql, the --db-admin itself) would become the
+    // service's with all its rights, and lose the unix_socket login it had.
+    if (db_.statement(k_sql_count_global_rights).execute({account}).scalar() != 0)
+        throw std::runtime_error("refusing to set the password of " + account +
+                                 ": it has rights beyond one database (an administrator's "
+                                 "account); give db_user an account of its own");
     db::Statement &stmt = db_.statement(k_sql_password_hash).execute({password});
     std::string hash;
     if (stmt.next())
@@ -55,11 +80,10 @@ void AccountStore::set_service_account(const std::string &user, const std::strin
     }
     if (!native_hash(hash))
         throw std::runtime_error("the server's PASSWORD() answered no mysql_native_password hash");
-    std::string account = "'" + user + "'@'" + host + "'";
     // ALTER as well: an account made before, without a password or with another, gets this one.
     db_.run_script("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY PASSWORD '" + hash +
                    "'; ALTER USER " + account + " IDENTIFIED BY PASSWORD '" + hash +
-                   "'; GRANT SELECT, INSERT, UPDATE, DELETE ON `" + database + "`.* TO " +
+                   "'; GRANT SELECT, INSERT, UPDATE, DELETE ON `" + grant_pattern(database) + "`.* TO " +
                    account);
 }
 

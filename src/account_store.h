@@ -19,6 +19,7 @@ class AccountStore {
     void create_database(const std::string &name);
     // Creates the account user@host, or gives an existing one, password (the server hashes it),
     // then grants it what the service needs on database: SELECT, INSERT, UPDATE, DELETE.
+    // Throws, changing nothing, for an existing account with rights beyond one database.
     void set_service_account(const std::string &user, const std::string &host,
                              const std::string &password, const std::string &database);
 

@@ -11,16 +11,17 @@ namespace {
 // A second try of one tag waits on the first's row lock, then finds the key taken.
 constexpr const char *k_sql_insert_spent =
     "INSERT IGNORE INTO cms_captcha_spent (nonce, expires) VALUES (?, ?)";
-// Rows of expired tags stop nothing: each try deletes a bounded batch of them.
+// Rows of expired tags stop nothing: each tag made deletes a bounded batch of them.
 constexpr const char *k_sql_prune_spent =
     "DELETE FROM cms_captcha_spent WHERE expires < UNIX_TIMESTAMP() LIMIT 100";
 
 } // namespace
 
 bool CaptchaStore::spend(const std::string &nonce, int64_t expires) {
-    db_.statement(k_sql_prune_spent).execute({});
     std::string key = text::hex(reinterpret_cast<const unsigned char *>(nonce.data()), nonce.size());
     return db_.statement(k_sql_insert_spent).execute({key, expires}).affected_rows() == 1;
 }
+
+void CaptchaStore::prune() { db_.statement(k_sql_prune_spent).execute({}); }
 
 } // namespace cms

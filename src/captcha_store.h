@@ -16,8 +16,11 @@ class CaptchaStore {
     explicit CaptchaStore(db::Connection &db) : db_(db) {}
 
     // Records that the tag of nonce (raw bytes), valid until expires (seconds since the epoch),
-    // has been tried; false when it had been already. Deletes some rows of expired tags first.
+    // has been tried; false when it had been already.
     bool spend(const std::string &nonce, int64_t expires);
+    // Deletes a bounded batch of rows of expired tags. Its range locks wait for one another's
+    // commit: run it where the transaction is short (a tag being made), never before a hash.
+    void prune();
 
   private:
     db::Connection &db_;

@@ -1,5 +1,6 @@
 // The subset of systemd.exec(5)'s EnvironmentFile= syntax that cms.env uses: one KEY=VALUE a
-// line, comments, quotes around a value. No escapes, no continuation lines.
+// line, comments, quotes around a value. No escapes, no continuation lines: a value that
+// systemd would read otherwise (a backslash, a quote inside) is refused, not read differently.
 #include "env_file.h"
 
 #include <cstdlib>
@@ -44,9 +45,20 @@ void load_env_file(const std::string &path) {
             throw std::runtime_error(path + ":" + std::to_string(number) +
                                      ": not a KEY=VALUE line");
         std::string value = trim(line.substr(eq + 1));
-        if (value.size() >= 2 && (value[0] == '"' || value[0] == '\'') &&
-            value.back() == value[0])
+        char quote = value.size() >= 2 && (value[0] == '"' || value[0] == '\'') &&
+                             value.back() == value[0]
+                         ? value[0]
+                         : '\0';
+        if (quote != '\0')
             value = value.substr(1, value.size() - 2);
+        // systemd reads a backslash as an escape (or a continued line) and a quote anywhere as
+        // the start of quoting: such a value would differ between --env and the service, and a
+        // password that differs is an account the pool cannot log in to.
+        if (value.find('\\') != std::string::npos ||
+            (quote != '\0' ? value.find(quote) : value.find_first_of("\"'")) != std::string::npos)
+            throw std::runtime_error(path + ":" + std::to_string(number) +
+                                     ": a backslash or a quote inside the value, which systemd "
+                                     "reads otherwise");
         setenv(name.c_str(), value.c_str(), 1);
     }
 }

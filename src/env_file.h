@@ -8,7 +8,8 @@ namespace cms {
 
 // Sets each KEY=VALUE of path in the environment (over a variable of the same name). Blank lines
 // and lines starting with # or ; are skipped; a value in single or double quotes loses them.
-// Throws std::runtime_error, with path:line, for a file it cannot read or a line without KEY=.
+// Throws std::runtime_error, with path:line, for a file it cannot read, a line without KEY=, or
+// a value with a backslash or a quote inside (never the value itself).
 void load_env_file(const std::string &path);
 
 } // namespace cms

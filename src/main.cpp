@@ -151,6 +151,37 @@ int hash_password() {
     return 0;
 }
 
+// libfcgi unlinks whatever is at a socket path before it binds: refuse a path that holds
+// anything but a socket nothing listens on (one left by a pool that was killed), so that a
+// mistyped listen removes no file and a second pool does not take a running pool's socket.
+void check_socket_path(const std::string &path) {
+    struct stat file {};
+    if (lstat(path.c_str(), &file) != 0)
+        return; // nothing there (or nothing we may see: bind will say)
+    if (!S_ISSOCK(file.st_mode))
+        throw std::runtime_error("cannot listen on '" + path +
+                                 "': the path holds a file that is not a socket");
+    sockaddr_un address{};
+    if (path.size() >= sizeof address.sun_path)
+        return; // too long for any socket: FCGX_OpenSocket refuses it
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.data(), path.size());
+    // Non-blocking: a running pool with a full accept queue answers EAGAIN, not a wait.
+    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (probe < 0)
+        throw std::runtime_error("cannot listen on '" + path + "': " + std::strerror(errno));
+    int error = connect(probe, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
+                    ? 0
+                    : errno;
+    close(probe);
+    if (error == 0 || error == EAGAIN)
+        throw std::runtime_error("cannot listen on '" + path +
+                                 "': another process accepts on that socket");
+    if (error != ECONNREFUSED && error != ENOENT)
+        throw std::runtime_error("cannot listen on '" + path + "': cannot tell whether " +
+                                 "another process accepts on it: " + std::strerror(error));
+}
+
 // The listening socket: the one a re-executed master already holds, a new one on listen (a unix
 // socket only the process's user and group may connect to), or the one inherited on fd 0 from
 // spawn-fcgi or a systemd socket unit. -1 when the process is a CGI program. Throws on failure.
@@ -166,6 +197,8 @@ int listening_socket(const std::string &listen) {
     }
     if (listen.empty())
         return FCGX_IsCGI() ? -1 : 0;
+    if (listen.find(':') == std::string::npos)
+        check_socket_path(listen);
     int fd = FCGX_OpenSocket(listen.c_str(), k_listen_backlog);
     if (fd < 0)
         throw std::runtime_error("cannot listen on '" + listen + "'");
@@ -176,19 +209,39 @@ int listening_socket(const std::string &listen) {
 }
 
 // The unix socket file this process (or the master it re-executed from) made from listen, which
-// a clean stop removes; empty for a TCP socket and for one inherited from spawn-fcgi or a systemd
-// socket unit, whose file is theirs. Compared with the socket's own address, so that a re-exec
-// after listen changed never removes a file the socket is not bound to.
-std::string own_socket_file(const std::string &listen, int fd) {
+// a clean stop removes; path empty for a TCP socket and for one inherited from spawn-fcgi or a
+// systemd socket unit, whose file is theirs. Compared with the socket's own address, so that a
+// re-exec after listen changed never removes a file the socket is not bound to, and known by its
+// inode, so that a file put at the path since (another pool's socket) is not removed either.
+struct SocketFile {
+    std::string path;
+    dev_t device = 0;
+    ino_t inode = 0;
+};
+
+SocketFile own_socket_file(const std::string &listen, int fd) {
     if (fd < 0 || listen.empty() || listen.find(':') != std::string::npos)
-        return "";
+        return {};
     sockaddr_un address{};
     socklen_t length = sizeof address;
+    struct stat file {};
     if (getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0 ||
-        address.sun_family != AF_UNIX)
-        return "";
-    std::string bound(address.sun_path, strnlen(address.sun_path, sizeof address.sun_path));
-    return bound == listen ? bound : "";
+        address.sun_family != AF_UNIX ||
+        std::string(address.sun_path, strnlen(address.sun_path, sizeof address.sun_path)) !=
+            listen ||
+        lstat(listen.c_str(), &file) != 0 || !S_ISSOCK(file.st_mode))
+        return {};
+    return {listen, file.st_dev, file.st_ino};
+}
+
+// Removes socket when the file at its path is still the one this process found there.
+void remove_socket_file(const SocketFile &socket) {
+    struct stat file {};
+    if (socket.path.empty() || lstat(socket.path.c_str(), &file) != 0 ||
+        file.st_dev != socket.device || file.st_ino != socket.inode)
+        return;
+    if (unlink(socket.path.c_str()) != 0 && errno != ENOENT)
+        cms::log_warn("cannot remove socket '" + socket.path + "': " + std::strerror(errno));
 }
 
 // What one thread of a worker needs of its own: the database connection (with its statements)
@@ -313,7 +366,7 @@ void check_schema_at_start(const cms::Config &config) {
 
 int serve(const cms::Config &config, const cms::Messages &messages, bool supervise, char **argv) {
     int listen_fd = listening_socket(config.listen);
-    std::string socket_file = own_socket_file(config.listen, listen_fd);
+    SocketFile socket_file = own_socket_file(config.listen, listen_fd);
     if (listen_fd >= 0)
         check_schema_at_start(config);
     int status;
@@ -338,8 +391,7 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
             exe.c_str(), argv, board);
     }
     // Stopped (a re-exec never returns here): nothing listens on the file any more.
-    if (!socket_file.empty() && unlink(socket_file.c_str()) != 0 && errno != ENOENT)
-        cms::log_warn("cannot remove socket '" + socket_file + "': " + std::strerror(errno));
+    remove_socket_file(socket_file);
     return status;
 }
 

@@ -148,9 +148,10 @@ void setup_database_as(const std::string &admin, const Config &config, std::istr
     {
         db::Connection conn(as_admin);
         AccountStore accounts(conn);
-        accounts.create_database(config.db_name);
+        // The account first: a refused one leaves no database behind. A grant needs none.
         accounts.set_service_account(config.db_user, k_account_host, config.db_password,
                                      config.db_name);
+        accounts.create_database(config.db_name);
     }
     std::fprintf(out, "database '%s' and account '%s'@'%s' (password from db_password) are "
                       "there\n",

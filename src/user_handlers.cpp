@@ -118,12 +118,13 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
         return fail_password(username, req, ctx, ApiError(401, Code::login_failed));
     // The password may have changed while the hash was being verified: the tokens must not carry
-    // a credential version newer than the hash that matched.
+    // a credential version newer than the hash that matched. Returned, not thrown: a captcha
+    // tag tried above stays spent.
     if (users.lock_credential_version(identity->user_id) != identity->credential_version)
-        throw ApiError(401, Code::login_failed);
+        return refusal(ApiError(401, Code::login_failed), req, ctx);
     std::optional<Principal> user = users.find_principal(identity->user_id);
     if (!user)
-        throw ApiError(401, Code::login_failed);
+        return refusal(ApiError(401, Code::login_failed), req, ctx);
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
     // Only this address's failures: the owner's login must not free the addresses guessing.
@@ -208,6 +209,9 @@ Response handle_user_captcha(const Request &req, Ctx &ctx) {
                                    captcha::random_bytes(captcha::k_nonce_size),
                                    now_seconds() + ctx.config.login_captcha_ttl);
         out["image"] = "data:image/png;base64," + base64::encode_std(captcha::png(code));
+        // Here, not at login, which holds its locks through the password hash; and after the
+        // picture, so that the prune's range lock lasts only until the commit.
+        CaptchaStore(ctx.db).prune();
     }
     Response res = Response::json(200, out);
     res.header("Cache-Control", "no-store");

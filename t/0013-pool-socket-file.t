@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='a clean stop removes the socket file the pool made from listen, and leaves the one spawn-fcgi made'
+test_description='a clean stop removes the socket file the pool made from listen, and leaves the one spawn-fcgi made and one put at the path since; a path holding a file or a running pool'"'"'s socket is refused'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -40,6 +40,42 @@ test_expect_success 'after a USR2 re-exec, TERM still removes the file' '
 	} &&
 	poll_until 100 restarted &&
 	test -S "$OWN_SOCKET" &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	! test -e "$OWN_SOCKET"
+'
+
+test_expect_success 'TERM leaves a file put at the path since the pool bound it (another pool'"'"'s), not its own' '
+	start_own &&
+	echo other >other.sock &&
+	mv other.sock "$OWN_SOCKET" &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	test "$(cat "$OWN_SOCKET")" = other &&
+	rm -f "$OWN_SOCKET"
+'
+
+test_expect_success 'a listen path that holds a file other than a socket: no start, and the file stays' '
+	echo precious >"$OWN_SOCKET" &&
+	! timeout 30 "$APP_BIN" -c "$TRASH/own.conf" --supervise --listen "$OWN_SOCKET" 2>file.err &&
+	cat file.err &&
+	grep -q "the path holds a file that is not a socket" file.err &&
+	test "$(cat "$OWN_SOCKET")" = precious &&
+	rm -f "$OWN_SOCKET"
+'
+
+test_expect_success 'a socket left by a pool that is gone is taken over' '
+	python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$OWN_SOCKET" &&
+	test -S "$OWN_SOCKET" &&
+	start_own
+'
+
+test_expect_success 'a second pool on the socket of a running one does not start; the first keeps it' '
+	! timeout 30 "$APP_BIN" -c "$TRASH/own.conf" --supervise --listen "$OWN_SOCKET" 2>second.err &&
+	cat second.err &&
+	grep -q "another process accepts on that socket" second.err &&
+	test -S "$OWN_SOCKET" &&
+	OWN_PID=$(cat "$TRASH/own.pid") &&
 	kill -TERM "$OWN_PID" &&
 	svc_wait_gone "$OWN_PID" 150 &&
 	! test -e "$OWN_SOCKET"

@@ -191,7 +191,7 @@ test_expect_success 'a tag is spent by a wrong code too: its right code afterwar
 	refused
 '
 
-test_expect_success 'the rows of expired tags are deleted by the next tag tried' '
+test_expect_success 'the rows of expired tags are deleted when the next tag is made' '
 	db_exec "UPDATE cms_captcha_spent SET expires = UNIX_TIMESTAMP() - 1" &&
 	new_tag 5 &&
 	try_login alice Wrong_pass9 5 "$CODE" "$TAG" &&

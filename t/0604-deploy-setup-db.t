@@ -7,7 +7,9 @@ start_db
 # The README's database and account names, made unique on a shared server.
 D=${DB_NAME}_d
 U=${DB_NAME}_u
-test_atexit "svc_sql '$DB_SOCKET' -e \"DROP DATABASE IF EXISTS \\\`$D\\\`; DROP USER IF EXISTS '$U'@'localhost'\""
+# A database whose name matches D's with a wildcard _: never the account's.
+OTHER=${DB_NAME}xd
+test_atexit "svc_sql '$DB_SOCKET' -e \"DROP DATABASE IF EXISTS \\\`$D\\\`; DROP DATABASE IF EXISTS \\\`$OTHER\\\`; DROP USER IF EXISTS '$U'@'localhost'\""
 
 # The README's commands of Deploying step $1 (the sh block of "N. ..."), with /etc/cms-fcgi
 # moved to $TRASH/etc and MariaDB's root to this server's administrator; what only a real
@@ -68,9 +70,18 @@ test_expect_success 'the account has a password, the one of cms.env, and only th
 	test "$(cat count)" -ge 1 &&
 	! mariadb --no-defaults --socket="$DB_SOCKET" --user="$U" --skip-password \
 		-e "SELECT 1" "$D" 2>nopass.err &&
-	svc_sql "$DB_SOCKET" -N -e "SHOW GRANTS FOR '"'"'$U'"'"'@'"'"'localhost'"'"'" >grants &&
+	svc_sql "$DB_SOCKET" -N -r -e "SHOW GRANTS FOR '"'"'$U'"'"'@'"'"'localhost'"'"'" >grants &&
 	cat grants &&
-	grep -q "GRANT SELECT, INSERT, UPDATE, DELETE ON \`$D\`.\* TO" grants
+	grep -qF "GRANT SELECT, INSERT, UPDATE, DELETE ON \`$(printf %s "$D" | sed "s/_/\\\\_/g")\`.* TO" grants
+'
+
+test_expect_success 'the grant is on that database only: _ in its name is no wildcard' '
+	svc_sql "$DB_SOCKET" -e "CREATE DATABASE \`$OTHER\`" &&
+	password=$(sed -n "s/^CMS_DB_PASSWORD=//p" etc/cms.env) &&
+	! mariadb --no-defaults --socket="$DB_SOCKET" --user="$U" --password="$password" \
+		-e "SELECT 1" "$OTHER" 2>other.err &&
+	cat other.err &&
+	grep -q "Access denied" other.err
 '
 
 test_expect_success 'step 3 again changes nothing, and gives an account made without a password its password' '
@@ -91,6 +102,18 @@ test_expect_success 'an empty CMS_DB_PASSWORD is refused before anything is made
 	cat empty.err &&
 	grep -q "db_password is empty: refusing to create the account" empty.err &&
 	expect_db "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"'"'${D}x'"'"'" 0
+'
+
+test_expect_success 'db_user naming an administrator (here --db-admin itself) is refused: no password given it, no database made' '
+	sed -e "s|^db_name *=.*|db_name = ${D}y|" -e "s|^db_user *=.*|db_user = $svc_db_admin|" \
+		etc/cms.conf >etc/admin.conf &&
+	sed "s|cms.conf|admin.conf|" step3.sh >admin.sh &&
+	! new_shell admin.sh >admin.out 2>admin.err &&
+	cat admin.err &&
+	grep -q "refusing to set the password of .*: it has rights beyond one database" admin.err &&
+	expect_db "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"'"'${D}y'"'"'" 0 &&
+	svc_sql "$DB_SOCKET" -N -e "SELECT 1" >still &&
+	test "$(cat still)" = 1
 '
 
 test_expect_success 'step 4 in another shell: the configuration as the service reads it is ok' '

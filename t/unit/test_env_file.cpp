@@ -41,6 +41,7 @@ class EnvFileTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(skips_comments_and_blank_lines_and_drops_quotes);
     CPPUNIT_TEST(refuses_a_line_without_a_key_naming_file_and_line);
     CPPUNIT_TEST(refuses_a_file_it_cannot_read);
+    CPPUNIT_TEST(refuses_what_systemd_reads_otherwise);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -68,6 +69,25 @@ class EnvFileTest : public CppUnit::TestFixture {
         } catch (const std::runtime_error &e) {
             CPPUNIT_ASSERT_EQUAL(file.path + ":2: not a KEY=VALUE line", std::string(e.what()));
         }
+    }
+
+    void refuses_what_systemd_reads_otherwise() {
+        for (const char *line : {"TEST_ENV_G=a\\b\n", "TEST_ENV_G=a\\\n", "TEST_ENV_G=a\"b c\"\n",
+                                 "TEST_ENV_G=\"a\"b\"\n", "TEST_ENV_G='a'b'\n", "TEST_ENV_G=\"a\n"}) {
+            TempFile file(std::string("TEST_ENV_H=1\n") + line);
+            try {
+                load_env_file(file.path);
+                CPPUNIT_FAIL(std::string("taken: ") + line);
+            } catch (const std::runtime_error &e) {
+                CPPUNIT_ASSERT_EQUAL(file.path + ":2: a backslash or a quote inside the value, "
+                                                 "which systemd reads otherwise",
+                                     std::string(e.what()));
+            }
+        }
+        TempFile file("TEST_ENV_I=\"it's\"\nTEST_ENV_J='say \"x\"'\n");
+        load_env_file(file.path);
+        CPPUNIT_ASSERT_EQUAL(std::string("it's"), env("TEST_ENV_I"));
+        CPPUNIT_ASSERT_EQUAL(std::string("say \"x\""), env("TEST_ENV_J"));
     }
 
     void refuses_a_file_it_cannot_read() {
