@@ -100,13 +100,16 @@ test_expect_success 'a truncated archive is refused, nothing changed' '
 	refused cut-before-manifest.tar "truncated"
 '
 
+# Python's tarfile pads an archive with zeros to a whole record (10 KiB) after its end marker;
+# cms-fcgi writes no such padding and refuses any byte there, so the copy ends at the marker.
 test_expect_success 'an archive without one of its members is refused, nothing changed' '
-	python3 -c "import sys, tarfile
+	python3 -c "import os, tarfile
 src = tarfile.open(\"good.tar\"); out = tarfile.open(\"missing.tar\", \"w\", format=tarfile.USTAR_FORMAT)
 for m in src.getmembers():
     if not m.name.startswith(\"files/\"):
         out.addfile(m, src.extractfile(m))
-out.close()" &&
+out.close()
+os.truncate(\"missing.tar\", out.offset)" &&
 	refused missing.tar "member .files/.* is missing"
 '
 
