@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='login_captcha off (never an image, whatever the failures) and always (every login, from the first, through nginx and as a plain CGI program); a tag older than login_captcha_ttl is refused'
+test_description='login_captcha off (never an image, whatever the failures) and always (every login, from the first, through nginx and as a plain CGI program); a tag older than login_captcha_ttl is refused, and one whose expiry is the current second'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -140,6 +140,51 @@ test_expect_success 'login_captcha_ttl=1: once the clock is past its expiry, the
 	try_login alice "$USER_PASSWORD" 4 "$(code_of "$tag")" "$tag" &&
 	expect_status 400 &&
 	expect_json .code 10260
+'
+
+# next_second: returns just after the clock has turned to a new second (as in t/0211).
+next_second () {
+	local now
+	now=$(date +%s%N)
+	sleep "$(printf '0.%09d' $((1000000000 - now % 1000000000)))"
+}
+
+# at_expiry OFFSET N: alice logs in from 127.0.0.N with her password and the right code of a tag
+# sealed to expire OFFSET s after the second the login is sent in. Succeeds when the test's clock
+# read that second before and after the request: only then does the answer tell how the server
+# compares the expiry with its clock. The machine's speed decides how often, never the answer.
+at_expiry () {
+	local second tag
+	second=$(($(date +%s) + 1)) &&
+	tag=$("$TOP/t/captcha-tag" seal "$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret)" ABCDE \
+		$((second + $1))) &&
+	next_second &&
+	test "$(date +%s)" -eq "$second" &&
+	try_login alice "$USER_PASSWORD" "$2" ABCDE "$tag" &&
+	test "$(date +%s)" -eq "$second"
+}
+
+# Whatever second the server reads, it is at least the expiry: refused every time. Tries (from a
+# fresh address each, so that the refusals stay below every limit) until one login fell within
+# the second of the expiry, where a comparison expires >= now would accept it.
+test_expect_success 'a tag whose expiry is the current second is refused with its right code' '
+	i=0 &&
+	until at_expiry 0 $((20 + i)); do
+		i=$((i + 1)) &&
+		test $i -lt 30 || return 1
+	done &&
+	expect_status 400 &&
+	expect_json .code 10260
+'
+
+test_expect_success 'a tag expiring one second after the current second is accepted with its right code' '
+	i=0 &&
+	until at_expiry 1 $((60 + i)); do
+		i=$((i + 1)) &&
+		test $i -lt 30 || return 1
+	done &&
+	expect_status 200 &&
+	expect_json_true ".access_token | length > 0"
 '
 
 test_done

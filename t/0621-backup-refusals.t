@@ -100,13 +100,16 @@ test_expect_success 'a truncated archive is refused, nothing changed' '
 	refused cut-before-manifest.tar "truncated"
 '
 
+# Python's tarfile pads an archive with zeros to a whole record (10 KiB) after its end marker;
+# cms-fcgi writes no such padding and refuses any byte there, so the copy ends at the marker.
 test_expect_success 'an archive without one of its members is refused, nothing changed' '
-	python3 -c "import sys, tarfile
+	python3 -c "import os, tarfile
 src = tarfile.open(\"good.tar\"); out = tarfile.open(\"missing.tar\", \"w\", format=tarfile.USTAR_FORMAT)
 for m in src.getmembers():
     if not m.name.startswith(\"files/\"):
         out.addfile(m, src.extractfile(m))
-out.close()" &&
+out.close()
+os.truncate(\"missing.tar\", out.offset)" &&
 	refused missing.tar "member .files/.* is missing"
 '
 
@@ -170,9 +173,14 @@ test_expect_success 'the good archive restores into the empty target' '
 	cmp kept.png "target-assets/$(svc_sql "$DB_SOCKET" -N -B "$TARGET" -e "SELECT path FROM lin_file")"
 '
 
+# The file store is set aside for this one: the database alone must be enough to refuse.
 test_expect_success 'a target database that is not empty is refused without --replace, nothing changed' '
 	svc_sql "$DB_SOCKET" "$TARGET" -e "INSERT INTO book (title, author, summary, image) VALUES (\"mine\", \"a\", \"s\", \"i\")" &&
-	refused good.tar "database .$TARGET. is not empty"
+	mv target-assets target-assets.aside &&
+	mkdir target-assets &&
+	refused good.tar "database .$TARGET. is not empty" &&
+	rmdir target-assets &&
+	mv target-assets.aside target-assets
 '
 
 test_expect_success 'a file store that is not empty is refused without --replace, nothing changed' '
