@@ -15,14 +15,6 @@ expiring () {
 		$(($1 - 3600)) "$1" | jwt_sign "$SECRET"
 }
 
-# next_second: returns just after the clock has turned to a new second, so that what follows has
-# a whole second before it turns again.
-next_second () {
-	local now
-	now=$(date +%s%N)
-	sleep "$(printf '0.%09d' $((1000000000 - now % 1000000000)))"
-}
-
 # in_one_second OFFSET: GET /cms/user/information with a token expiring OFFSET seconds after the
 # second it is made in. Succeeds when the server can only have read the clock in that same second
 # (the test's clock read the same second before and after): then the answer in $TRASH tells

@@ -13,20 +13,6 @@ start_pool_fronts
 USER_PASSWORD=User_pass1
 SECRET=$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret) || bail_out "cannot read jwt_secret"
 
-# captcha N: POST /cms/user/captcha, no body, from 127.0.0.N.
-captcha () {
-	TOKEN= &&
-	http POST /cms/user/captcha "" --interface "127.0.0.$1"
-}
-
-# try_login NAME PASSWORD N [CODE [TAG]]: POST /cms/user/login from 127.0.0.N as lin-cms-vue
-# sends it: the code as captcha in the body, the tag in a tag header (both empty when not given).
-try_login () {
-	TOKEN= &&
-	http POST /cms/user/login "$(jq -nc --arg u "$1" --arg p "$2" --arg c "${4-}" \
-		'{username: $u, password: $p, captcha: $c}')" --interface "127.0.0.$3" -H "tag: ${5-}"
-}
-
 # refused: the last answer is the captcha refusal, which never says why.
 refused () {
 	expect_status 400 &&
@@ -39,7 +25,7 @@ refused () {
 # fail_3 N: three wrong passwords from 127.0.0.N, each an ordinary 401 10031.
 fail_3 () {
 	for i in 1 2 3; do
-		try_login alice Wrong_pass9 "$1" && expect_status 401 && expect_json .code 10031 || return 1
+		captcha_login alice Wrong_pass9 "$1" && expect_status 401 && expect_json .code 10031 || return 1
 	done
 }
 
@@ -99,14 +85,14 @@ test_expect_success 'the tag holds the code sealed, not in clear; a code of 5 fr
 
 test_expect_success 'the right password without captcha nor tag is refused' '
 	n=$(failures 2) &&
-	try_login alice "$USER_PASSWORD" 2 &&
+	captcha_login alice "$USER_PASSWORD" 2 &&
 	refused &&
 	test "$(failures 2)" = $((n + 1))
 '
 
 test_expect_success 'the right password with the tag but no code is refused' '
 	new_tag 2 &&
-	try_login alice "$USER_PASSWORD" 2 "" "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 2 "" "$TAG" &&
 	refused
 '
 
@@ -114,7 +100,7 @@ test_expect_success 'the right password with a wrong code is refused, and counts
 	new_tag 2 &&
 	wrong=22222 && [ "$CODE" != 22222 ] || wrong=33333 &&
 	n=$(failures 2) &&
-	try_login alice "$USER_PASSWORD" 2 "$wrong" "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 2 "$wrong" "$TAG" &&
 	refused &&
 	test "$(failures 2)" = $((n + 1))
 '
@@ -124,25 +110,25 @@ test_expect_success 'a tampered tag with its right code is refused' '
 	c=$(printf "%s" "$TAG" | cut -c30) &&
 	if [ "$c" = A ]; then r=B; else r=A; fi &&
 	forged=$(printf "%s" "$TAG" | sed "s/./$r/30") &&
-	try_login alice "$USER_PASSWORD" 2 "$CODE" "$forged" &&
+	captcha_login alice "$USER_PASSWORD" 2 "$CODE" "$forged" &&
 	refused
 '
 
 test_expect_success 'a tag sealed with another configuration'\''s secret is refused' '
 	other=$("$TOP/t/captcha-tag" seal "$(svc_random_hex 32)" ABCDE $(($(date +%s) + 300))) &&
-	try_login alice "$USER_PASSWORD" 2 ABCDE "$other" &&
+	captcha_login alice "$USER_PASSWORD" 2 ABCDE "$other" &&
 	refused
 '
 
 test_expect_success 'an expired tag with its right code is refused' '
 	old=$("$TOP/t/captcha-tag" seal "$SECRET" ABCDE $(($(date +%s) - 1))) &&
-	try_login alice "$USER_PASSWORD" 2 ABCDE "$old" &&
+	captcha_login alice "$USER_PASSWORD" 2 ABCDE "$old" &&
 	refused
 '
 
 test_expect_success 'a tag of our secret, not expired, with its code logs in (the check of the test above)' '
 	good=$("$TOP/t/captcha-tag" seal "$SECRET" ABCDE $(($(date +%s) + 300))) &&
-	try_login alice "$USER_PASSWORD" 2 ABCDE "$good" &&
+	captcha_login alice "$USER_PASSWORD" 2 ABCDE "$good" &&
 	expect_status 200 &&
 	expect_json_true ".access_token | length > 0"
 '
@@ -151,7 +137,7 @@ test_expect_success 'the right code, in lower case, with the right password logs
 	fail_3 4 &&
 	new_tag 4 &&
 	lower=$(printf "%s" "$CODE" | tr A-Z a-z) &&
-	try_login alice "$USER_PASSWORD" 4 "$lower" "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 4 "$lower" "$TAG" &&
 	expect_status 200 &&
 	expect_json_true ".access_token | length > 0"
 '
@@ -164,7 +150,7 @@ test_expect_success 'the login cleared the failures of alice there: the address 
 test_expect_success 'with the captcha solved, a wrong password is the usual 401 10031, and spends the tag' '
 	fail_3 5 &&
 	via_pool 1 new_tag 5 &&
-	via_pool 1 try_login alice Wrong_pass9 5 "$CODE" "$TAG" &&
+	via_pool 1 captcha_login alice Wrong_pass9 5 "$CODE" "$TAG" &&
 	expect_status 401 &&
 	expect_json .code 10031 &&
 	expect_db "SELECT COUNT(*) FROM cms_captcha_spent WHERE nonce = \"$NONCE\"" 1 &&
@@ -173,50 +159,50 @@ test_expect_success 'with the captcha solved, a wrong password is the usual 401 
 
 test_expect_success 'that tag, tried once on one host, is refused on the other, right password and all' '
 	read -r CODE TAG <spent &&
-	via_pool 2 try_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
+	via_pool 2 captcha_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
 	refused
 '
 
 test_expect_success 'and on the first host again' '
 	read -r CODE TAG <spent &&
-	via_pool 1 try_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
+	via_pool 1 captcha_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
 	refused
 '
 
 test_expect_success 'a tag is spent by a wrong code too: its right code afterwards is refused' '
 	new_tag 5 &&
-	try_login alice "$USER_PASSWORD" 5 22222 "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 5 22222 "$TAG" &&
 	refused &&
-	try_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
 	refused
 '
 
 test_expect_success 'the rows of expired tags are deleted when the next tag is made' '
 	db_exec "UPDATE cms_captcha_spent SET expires = UNIX_TIMESTAMP() - 1" &&
 	new_tag 5 &&
-	try_login alice Wrong_pass9 5 "$CODE" "$TAG" &&
+	captcha_login alice Wrong_pass9 5 "$CODE" "$TAG" &&
 	expect_db "SELECT COUNT(*) FROM cms_captcha_spent" 1
 '
 
 test_expect_success 'captcha refusals count towards the 429: the 10th failure of the pair is the last' '
 	fail_3 6 &&
 	for i in 4 5 6 7 8 9 10; do
-		try_login alice "$USER_PASSWORD" 6 && refused || return 1
+		captcha_login alice "$USER_PASSWORD" 6 && refused || return 1
 	done &&
-	try_login alice "$USER_PASSWORD" 6 &&
+	captcha_login alice "$USER_PASSWORD" 6 &&
 	expect_status 429 &&
 	expect_json .code 10140
 '
 
 test_expect_success 'the 429 comes before the captcha: a solved one does not lift it' '
 	new_tag 6 &&
-	try_login alice "$USER_PASSWORD" 6 "$CODE" "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 6 "$CODE" "$TAG" &&
 	expect_status 429
 '
 
 test_expect_success 'no log line holds a code or a tag' '
 	new_tag 5 &&
-	try_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
+	captcha_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&
 	test -n "$TAG" &&
 	! grep -F "$TAG" app.log &&
 	! grep -F "$CODE" app.log

@@ -8,18 +8,6 @@ start_nginx
 
 USER_PASSWORD=User_pass1
 
-captcha () {
-	TOKEN= &&
-	http POST /cms/user/captcha "" --interface "127.0.0.$1"
-}
-
-# try_login NAME PASSWORD N [CODE [TAG]]: as in t/0361.
-try_login () {
-	TOKEN= &&
-	http POST /cms/user/login "$(jq -nc --arg u "$1" --arg p "$2" --arg c "${4-}" \
-		'{username: $u, password: $p, captcha: $c}')" --interface "127.0.0.$3" -H "tag: ${5-}"
-}
-
 # code_of TAG: the code TAG seals, read with the jwt_secret of the running configuration.
 code_of () {
 	"$TOP/t/captcha-tag" open "$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret)" "$1" | cut -d" " -f1
@@ -45,7 +33,7 @@ test_expect_success 'setup: root registers alice' '
 
 test_expect_success 'off: after 5 failures from an address, the endpoint still answers nulls' '
 	for i in 1 2 3 4 5; do
-		try_login alice Wrong_pass9 2 && expect_status 401 || return 1
+		captcha_login alice Wrong_pass9 2 && expect_status 401 || return 1
 	done &&
 	captcha 2 &&
 	expect_status 200 &&
@@ -54,7 +42,7 @@ test_expect_success 'off: after 5 failures from an address, the endpoint still a
 '
 
 test_expect_success 'off: the right password logs in from there without a captcha' '
-	try_login alice "$USER_PASSWORD" 2 &&
+	captcha_login alice "$USER_PASSWORD" 2 &&
 	expect_status 200
 '
 
@@ -71,7 +59,7 @@ test_expect_success 'always: an address without failures gets an image and a tag
 '
 
 test_expect_success 'always: the right password without a captcha is refused with 400 10260' '
-	try_login alice "$USER_PASSWORD" 3 &&
+	captcha_login alice "$USER_PASSWORD" 3 &&
 	expect_status 400 &&
 	expect_json .code 10260
 '
@@ -79,7 +67,7 @@ test_expect_success 'always: the right password without a captcha is refused wit
 test_expect_success 'always: the right password with the right code logs in' '
 	captcha 3 &&
 	tag=$(jq -r .tag body) &&
-	try_login alice "$USER_PASSWORD" 3 "$(code_of "$tag")" "$tag" &&
+	captcha_login alice "$USER_PASSWORD" 3 "$(code_of "$tag")" "$tag" &&
 	expect_status 200 &&
 	expect_json_true ".access_token | length > 0"
 '
@@ -137,17 +125,10 @@ test_expect_success 'login_captcha_ttl=1: once the clock is past its expiry, the
 	expires=$("$TOP/t/captcha-tag" open "$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret)" "$tag" |
 		cut -d" " -f2) &&
 	poll_until 50 past "$expires" &&
-	try_login alice "$USER_PASSWORD" 4 "$(code_of "$tag")" "$tag" &&
+	captcha_login alice "$USER_PASSWORD" 4 "$(code_of "$tag")" "$tag" &&
 	expect_status 400 &&
 	expect_json .code 10260
 '
-
-# next_second: returns just after the clock has turned to a new second (as in t/0211).
-next_second () {
-	local now
-	now=$(date +%s%N)
-	sleep "$(printf '0.%09d' $((1000000000 - now % 1000000000)))"
-}
 
 # at_expiry OFFSET N: alice logs in from 127.0.0.N with her password and the right code of a tag
 # sealed to expire OFFSET s after the second the login is sent in. Succeeds when the test's clock
@@ -160,7 +141,7 @@ at_expiry () {
 		$((second + $1))) &&
 	next_second &&
 	test "$(date +%s)" -eq "$second" &&
-	try_login alice "$USER_PASSWORD" "$2" ABCDE "$tag" &&
+	captcha_login alice "$USER_PASSWORD" "$2" ABCDE "$tag" &&
 	test "$(date +%s)" -eq "$second"
 }
 

@@ -324,16 +324,6 @@ test_expect_success 'a backup that fails while it writes the archive leaves no p
 	test ! -s limited.out
 '
 
-# Waits until the clock is in a later second than when it was called (archives are named by it).
-next_second () {
-	local s
-	s=$(date +%s)
-	poll_until 20 test_later "$s"
-}
-test_later () {
-	test "$(date +%s)" -gt "$1"
-}
-
 test_expect_success 'after each backup the oldest archives beyond backup_keep are removed' '
 	sed "s|^backup_keep = .*||" cms.conf >keep.conf &&
 	echo "backup_keep = 2" >>keep.conf &&

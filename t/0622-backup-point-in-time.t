@@ -17,16 +17,6 @@ post_book () {
 	expect_status 201
 }
 
-# Waits until the clock is in a later second than when it was called.
-next_second () {
-	local s
-	s=$(date +%s)
-	poll_until 20 test_later "$s"
-}
-test_later () {
-	test "$(date +%s)" -gt "$1"
-}
-
 test_expect_success 'setup: make run, root logged in, three books and a file' '
 	CMS_HTTP_PORT=$HTTP_PORT CMS_FCGI_PORT=$FCGI_PORT CMS_DB_PORT=$DB_PORT \
 		"$TOP/scripts/run" >run.out 2>&1 &&

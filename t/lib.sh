@@ -744,6 +744,28 @@ jwt_sign () {
 	printf '%s.%s.%s\n' "$h" "$p" "$s"
 }
 
+# captcha N: POST /cms/user/captcha with no body from 127.0.0.N, as lin-cms-vue asks for one.
+captcha () {
+	TOKEN= &&
+	http POST /cms/user/captcha "" --interface "127.0.0.$1"
+}
+
+# captcha_login NAME PASSWORD N [CODE [TAG]]: POST /cms/user/login from 127.0.0.N as lin-cms-vue
+# sends it: the code as captcha in the body, the tag in a tag header (both empty when not given).
+captcha_login () {
+	TOKEN= &&
+	http POST /cms/user/login "$(jq -nc --arg u "$1" --arg p "$2" --arg c "${4-}" \
+		'{username: $u, password: $p, captcha: $c}')" --interface "127.0.0.$3" -H "tag: ${5-}"
+}
+
+# next_second: returns just after the clock has turned to a new second, so that what follows has
+# a whole second before it turns again (archives named by the second, expiry boundaries).
+next_second () {
+	local now
+	now=$(date +%s%N)
+	sleep "$(printf '0.%09d' $((1000000000 - now % 1000000000)))"
+}
+
 # ---- On source ----------------------------------------------------------------------------------
 
 _tools="mariadbd mariadb-install-db mariadb nginx spawn-fcgi curl jq"
