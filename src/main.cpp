@@ -378,17 +378,17 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
                                      "start it under spawn-fcgi or a systemd socket unit");
         // Made before the first fork: every worker of this master shares them.
         cms::DbHealthShared *shared = cms::db_health_shared_memory();
-        cms::Scoreboard *board = cms::Scoreboard::create(config, listen_fd);
-        if (board == nullptr)
+        std::unique_ptr<cms::Scoreboard> board = cms::Scoreboard::create(config, listen_fd);
+        if (!board)
             cms::log_warn(
                 "cannot make the scoreboard's shared memory: /status has no pool figures");
         std::string exe = own_path(argv[0]);
         status = cms::run_supervisor(
             config, listen_fd,
             [&](int fd, size_t slot) {
-                return run_worker_process(config, messages, fd, shared, board, slot);
+                return run_worker_process(config, messages, fd, shared, board.get(), slot);
             },
-            exe.c_str(), argv, board);
+            exe.c_str(), argv, board.get());
     }
     // Stopped (a re-exec never returns here): nothing listens on the file any more.
     remove_socket_file(socket_file);

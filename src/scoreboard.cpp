@@ -128,7 +128,7 @@ const char *unavailable_name(Unavailable cause) {
     return "unreachable";
 }
 
-Scoreboard *Scoreboard::create(const Config &config, int listen_fd) {
+std::unique_ptr<Scoreboard> Scoreboard::create(const Config &config, int listen_fd) {
     size_t workers = static_cast<size_t>(config.workers);
     size_t threads = static_cast<size_t>(config.worker_threads);
     size_t head = (sizeof(PoolSlots) + 63) / 64 * 64;
@@ -136,7 +136,7 @@ Scoreboard *Scoreboard::create(const Config &config, int listen_fd) {
     void *block = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (block == MAP_FAILED)
         return nullptr;
-    auto *board = new Scoreboard();
+    std::unique_ptr<Scoreboard> board(new Scoreboard());
     board->pool_ = new (block) PoolSlots();
     board->workers_ = static_cast<char *>(block) + head;
     PoolSlots &pool = *board->pool_;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,8 +102,9 @@ struct PoolSlots {
 class Scoreboard {
   public:
     // Shared memory for config.workers slots of config.worker_threads threads, made before the
-    // first fork; never freed. nullptr when mmap fails (the pool runs without it).
-    static Scoreboard *create(const Config &config, int listen_fd);
+    // first fork; the mapping is never unmapped, the handle is the caller's. nullptr when mmap
+    // fails (the pool runs without it).
+    static std::unique_ptr<Scoreboard> create(const Config &config, int listen_fd);
 
     PoolSlots &pool() { return *pool_; }
     const PoolSlots &pool() const { return *pool_; }

@@ -9,6 +9,7 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <csignal>
+#include <memory>
 #include <string>
 
 #include <sys/wait.h>
@@ -144,7 +145,7 @@ class StatusPageTest : public CppUnit::TestFixture {
     }
 
     Config config_;
-    Scoreboard *board_ = nullptr;
+    std::unique_ptr<Scoreboard> board_;
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(StatusPageTest);
