@@ -42,14 +42,22 @@ test_expect_success 'twenty such records in a row leave the pool answering, each
 	test "$(grep -c "killed by signal 6 (Aborted)" app.log)" -ge 10
 '
 
-test_expect_success 'workers killed at 5 per second for 10 s: the pool answers after, each restart within 1 s' '
+# How many workers a kill reaches in 10 s depends on how fast the machine starts them (an ASan
+# build under load: 19); what must hold is that every one the test killed is logged as killed.
+test_expect_success 'workers killed at 5 per second for 10 s: the pool answers after, each restart within 1 s, each death logged' '
+	: >victims &&
 	for i in $(seq 50); do
 		victim=$(pool_workers | cut -d" " -f1) &&
-		{ [ -z "$victim" ] || kill -KILL $victim 2>/dev/null || :; } &&
+		{ [ -z "$victim" ] || ! kill -KILL $victim 2>/dev/null || echo "$victim" >>victims; } &&
 		sleep 0.2
 	done &&
 	answers_again &&
-	test "$(grep -c "killed by signal 9 (Killed)" app.log)" -ge 20
+	killed=$(sort -u victims | wc -l) &&
+	test "$killed" -ge 10 &&
+	logged () {
+		test "$(grep -c "killed by signal 9 (Killed)" app.log)" -ge "$killed"
+	} &&
+	poll_until 50 logged
 '
 
 test_expect_success 'the master restarts with a back-off and never gives up: both workers run again' '
