@@ -437,10 +437,24 @@ void fix_malloc_thresholds() {
     mallopt(M_TRIM_THRESHOLD, k_threshold);
 }
 
+// Whether the command line may be read. A web server runs a CGI program whose query string holds
+// no '=' with the query's words as its arguments (RFC 3875 4.4; Apache's mod_cgi and mod_cgid do,
+// suexec too), so `GET /cms.cgi?--backup` would be `cms-fcgi --backup`: php-cgi's CVE-2012-1823.
+// Such a request is served with no argument read, as php-cgi does since; the configuration then
+// comes from $CMS_CONFIG or ~/.config/cms-fcgi/cms.conf.
+bool arguments_are_ours() {
+    const char *gateway = std::getenv("GATEWAY_INTERFACE");
+    const char *query = std::getenv("QUERY_STRING");
+    return gateway == nullptr || query == nullptr || *query == '\0' ||
+           std::strchr(query, '=') != nullptr;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     fix_malloc_thresholds();
+    if (!arguments_are_ours())
+        argc = 1;
     std::string config_path;
     std::string listen;
     std::string get_key;

@@ -215,4 +215,21 @@ test_expect_success 'a CGI GET writes nothing: permissions already registered ar
 	expect_db "SELECT n FROM t_writes" 0
 '
 
+# RFC 3875 4.4: a query without '=' reaches a CGI program as its arguments (Apache does this), so
+# without a guard `?--get+jwt_secret` printed the secret and `?--backup` made a backup.
+test_expect_success 'a query without = is never read as command-line options: the request is served' '
+	env -i PATH="$PATH" GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 REMOTE_ADDR=127.0.0.1 \
+		REQUEST_METHOD=GET PATH_INFO=/v1/book/7 QUERY_STRING=--get+jwt_secret \
+		CMS_CONFIG="$TRASH/cgi.conf" timeout 10 "$APP_BIN" --get jwt_secret >isindex.out \
+		2>isindex.err </dev/null &&
+	grep -q "^Status: 200" isindex.out &&
+	! grep -qF "$("$APP_BIN" -c "$TRASH/cgi.conf" --get jwt_secret)" isindex.out isindex.err &&
+	env -i PATH="$PATH" GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 REMOTE_ADDR=127.0.0.1 \
+		REQUEST_METHOD=GET PATH_INFO=/v1/book/7 QUERY_STRING=--backup+backups \
+		CMS_CONFIG="$TRASH/cgi.conf" timeout 10 "$APP_BIN" --backup backups >backup.out \
+		2>backup.err </dev/null &&
+	grep -q "^Status: 200" backup.out &&
+	test ! -e backups
+'
+
 test_done
