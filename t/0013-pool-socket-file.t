@@ -33,10 +33,15 @@ test_expect_success 'TERM: the pool that made its socket from listen removes the
 
 test_expect_success 'after a USR2 re-exec, TERM still removes the file' '
 	start_own &&
+	svc_children "$OWN_PID" >old-workers &&
 	kill -USR2 "$OWN_PID" &&
+	# Two new workers, none of the old ones (which linger while they finish): only then is the
+	# re-executed master running with its signal handlers, not still starting.
 	restarted () {
 		grep -q "restarting: re-executing" own.log && svc_alive "$OWN_PID" &&
-		test "$(svc_children "$OWN_PID" | wc -l)" -eq 2
+		svc_children "$OWN_PID" >workers &&
+		test "$(wc -l <workers)" -eq 2 &&
+		! grep -qxFf old-workers workers
 	} &&
 	poll_until 100 restarted &&
 	test -S "$OWN_SOCKET" &&
