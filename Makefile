@@ -15,7 +15,7 @@ export ASAN_OPTIONS ?= allocator_may_return_null=1
 endif
 ALL_CXXFLAGS = $(STD_FLAGS) $(CXXFLAGS) $(CPPFLAGS) -Isrc $(LIB_CFLAGS) -MMD -MP
 
-LIB_SRC = $(filter-out src/main.cpp,$(wildcard src/*.cpp))
+LIB_SRC = $(filter-out src/cli/main.cpp,$(wildcard src/*/*.cpp))
 LIB_OBJ = $(LIB_SRC:.cpp=.o)
 UNIT_SRC = $(wildcard t/unit/*.cpp)
 UNIT_OBJ = $(UNIT_SRC:.cpp=.o)
@@ -47,8 +47,8 @@ $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 # ASan and UBSan need the shared libraries: a sanitizer build ignores --enable-static-binary.
-$(BIN): src/main.o $(LIB)
-	$(CXX) $(LDFLAGS) $(if $(filter 1,$(SANITIZE)),,$(BIN_LDFLAGS)) -o $@ src/main.o $(LIB) \
+$(BIN): src/cli/main.o $(LIB)
+	$(CXX) $(LDFLAGS) $(if $(filter 1,$(SANITIZE)),,$(BIN_LDFLAGS)) -o $@ src/cli/main.o $(LIB) \
 		$(if $(filter 1,$(SANITIZE)),$(LIB_LIBS),$(BIN_LIBS))
 
 $(UNIT): $(UNIT_OBJ) $(LIB)
@@ -60,9 +60,9 @@ src/%.o: src/%.cpp config.mk
 
 # The version of configure.ac's AC_INIT: a backup's manifest and the status page's build info.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
-src/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
-src/backup.o: configure.ac
-src/status_page.o fuzz/build/src/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+src/cli/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+src/cli/backup.o: configure.ac
+src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 
 # A production build configures without CppUnit; the unit tests then say what is missing.
 CPPUNIT_CHECK = @[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install" \
@@ -253,7 +253,7 @@ uninstall:
 
 # The g++ build only (what SANITIZE=1 changes); clean also removes the fuzz harnesses' build.
 clean-gcc:
-	rm -f src/*.o src/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
+	rm -f src/*/*.o src/*/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
 
 clean: clean-gcc
 	rm -rf fuzz/build doc/html
@@ -261,4 +261,4 @@ clean: clean-gcc
 distclean: clean
 	rm -rf doc/node_modules config.mk config.log config.status configure aclocal.m4 autom4te.cache
 
--include $(LIB_OBJ:.o=.d) src/main.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) src/cli/main.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -1,6 +1,6 @@
 // Fuzz target: a login captcha tag (the tag header) through captcha::open, and the same bytes as
 // the fields of a tag that seal makes and open must read back, unaltered or not at all.
-#include "captcha.h"
+#include "auth/captcha.h"
 
 #include <cstdint>
 #include <cstdlib>

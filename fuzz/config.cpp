@@ -1,6 +1,6 @@
 // Fuzz target: configuration text through parse_config, then check_config and config_value for
 // every key, as `cms-fcgi -t` and `--get` do at start-up.
-#include "config.h"
+#include "base/config.h"
 
 #include <cstdint>
 #include <string>

@@ -1,8 +1,8 @@
 // Fuzz target: request bodies through json::BodyParser (the strict parser every JSON route uses).
 // Beyond "no crash": an accepted body is an object within the depth limit whose compact writing
 // parses back to the same value.
-#include "errors.h"
-#include "json.h"
+#include "base/errors.h"
+#include "base/json.h"
 
 #include <cstdint>
 #include <cstdlib>

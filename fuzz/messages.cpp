@@ -1,8 +1,8 @@
 // Fuzz target: a message table through Messages::parse, then every code's text into an error
 // envelope written as JSON, as the loop does for each failure.
-#include "errors.h"
-#include "json.h"
-#include "utf8.h"
+#include "base/errors.h"
+#include "base/json.h"
+#include "base/utf8.h"
 
 #include <cstdint>
 #include <cstdlib>

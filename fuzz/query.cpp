@@ -1,8 +1,8 @@
 // Fuzz target: a query string through Request::query (cgicc) and the readers handlers build on it:
 // validate::page_query, validate::id_query and validate::datetime.
-#include "errors.h"
-#include "request.h"
-#include "validate.h"
+#include "base/errors.h"
+#include "http/request.h"
+#include "http/validate.h"
 
 #include <cstdint>
 #include <cstdlib>

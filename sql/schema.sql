@@ -173,7 +173,7 @@ CREATE TABLE IF NOT EXISTS cms_captcha_spent (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
 -- The schema version of this database: what `cms-fcgi --setup-db` upgrades from and the service
--- checks at connect (src/schema.cpp). One row. Version 1, the first release, had no such table.
+-- checks at connect (src/db/schema.cpp). One row. Version 1, the first release, had no such table.
 CREATE TABLE IF NOT EXISTS cms_schema_version (
   id tinyint unsigned NOT NULL DEFAULT 1 COMMENT 'always 1: one row',
   version int unsigned NOT NULL,

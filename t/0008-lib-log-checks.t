@@ -42,7 +42,7 @@ test_expect_success 'an ASan warning that an allocation failed is no report (lib
 '
 
 test_expect_success 'a UBSan report fails even where app errors are allowed' '
-	fake ubsan "src/db.cpp:12:5: runtime error: signed integer overflow" allow_app_errors &&
+	fake ubsan "src/db/db.cpp:12:5: runtime error: signed integer overflow" allow_app_errors &&
 	test "$(cat ubsan.rc)" = 1 &&
 	! grep -q "app log has no error: lines" ubsan.out &&
 	grep -q "^not ok .*sanitizer report" ubsan.out

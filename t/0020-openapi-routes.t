@@ -1,17 +1,17 @@
 #!/bin/sh
-test_description='doc/openapi.yaml has exactly the routes of src/routes.cpp, with their methods, access levels and permissions'
+test_description='doc/openapi.yaml has exactly the routes of src/api/routes.cpp, with their methods, access levels and permissions'
 . "$(dirname "$0")/lib.sh"
 
 /usr/bin/python3 -c 'import yaml' 2>/dev/null || skip_all "python3-yaml is not installed (scripts/install-deps)"
 
 # "METHOD PATH ACCESS [MODULE/NAME]" per route, sorted. routes.cpp: one {"METHOD", "PATH",
 # A::level, k_permission, ...} line per route, and each k_permission a constexpr Permission.
-test_expect_success 'setup: the route table of src/routes.cpp, one line per route' '
+test_expect_success 'setup: the route table of src/api/routes.cpp, one line per route' '
 	sed -n "s/^constexpr Permission \(k_[a-z_]*\){\"\([^\"]*\)\", \"\([^\"]*\)\"};/\1 \2\/\3/p" \
-		"$TOP/src/routes.cpp" >permissions &&
+		"$TOP/src/api/routes.cpp" >permissions &&
 	test -s permissions &&
 	sed -n "s/^ *{\"\([A-Z]*\)\", *\"\([^\"]*\)\", *A::\([a-z]*\), *\(k_[a-z_]*\),.*/\1 \2 \3 \4/p" \
-		"$TOP/src/routes.cpp" |
+		"$TOP/src/api/routes.cpp" |
 	while read -r method path access permission; do
 		case $access in everyone) access=public ;; esac
 		printf "%s %s %s%s\n" "$method" "$path" "$access" \

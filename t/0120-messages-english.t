@@ -90,10 +90,10 @@ test_expect_success 'a success envelope is English too' '
 	expect_json .message "Book created"
 '
 
-test_expect_success 'every Code of src/errors.h has a built-in text, and so a key both tables must hold' '
-	sed -n "/^enum class Code/,/^};/s/^ *\([a-z_0-9]*\) = [0-9]*,$/\1/p" "$TOP/src/errors.h" | sort >codes &&
+test_expect_success 'every Code of src/base/errors.h has a built-in text, and so a key both tables must hold' '
+	sed -n "/^enum class Code/,/^};/s/^ *\([a-z_0-9]*\) = [0-9]*,$/\1/p" "$TOP/src/base/errors.h" | sort >codes &&
 	test "$(wc -l <codes)" -gt 50 &&
-	sed -n "s/^ *{Code::\([a-z_0-9]*\), \".*/\1/p" "$TOP/src/errors.cpp" | sort >with_text &&
+	sed -n "s/^ *{Code::\([a-z_0-9]*\), \".*/\1/p" "$TOP/src/base/errors.cpp" | sort >with_text &&
 	diff -u codes with_text
 '
 

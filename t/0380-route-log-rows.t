@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='every route of src/routes.cpp with a behaviour-log template: a success writes exactly one row with the rendered text, a failure writes none (dispatch writes the row, not the handler)'
+test_description='every route of src/api/routes.cpp with a behaviour-log template: a success writes exactly one row with the rendered text, a failure writes none (dispatch writes the row, not the handler)'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -12,7 +12,7 @@ NEW_PASS=Walk_pass2
 # The routes of the table with a template, one "METHOD /pattern<TAB>template" line each.
 templated_routes () {
 	perl -0777 -ne 'while (/\{"([A-Z]+)",\s*"([^"]+)",\s*A::\w+,\s*\w+,\s*handle_\w+,\s*"([^"]*)"/g) {
-		print "$1 $2\t$3\n" }' "$TOP/src/routes.cpp"
+		print "$1 $2\t$3\n" }' "$TOP/src/api/routes.cpp"
 }
 
 log_count () {

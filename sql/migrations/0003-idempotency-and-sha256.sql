@@ -6,7 +6,7 @@
 -- No DELIMITER here or in any migration: the server reads these files, not the mariadb client.
 
 -- Rows stored before have no SHA-256 (SQL cannot read their files): they keep NULL and are found
--- by their MD5 (src/file_store.cpp). The unique key moves to sha256; two contents with one MD5
+-- by their MD5 (src/db/file_store.cpp). The unique key moves to sha256; two contents with one MD5
 -- may now both be stored.
 ALTER TABLE lin_file ADD COLUMN IF NOT EXISTS sha256 char(64) DEFAULT NULL
     COMMENT 'NULL for rows stored before version 3: found by md5' AFTER md5;

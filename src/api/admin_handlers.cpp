@@ -1,17 +1,17 @@
 // Admin routes on groups and permissions: the root/guest/has-users rules, grants and revocations
 // checked against live groups and mounted permissions, each change logged in its transaction.
-#include "admin_handlers.h"
+#include "api/admin_handlers.h"
 
-#include "context.h"
-#include "db.h"
-#include "errors.h"
-#include "group_store.h"
-#include "handler_util.h"
-#include "permission_store.h"
-#include "representation.h"
-#include "request.h"
-#include "response.h"
-#include "validate.h"
+#include "http/context.h"
+#include "db/db.h"
+#include "base/errors.h"
+#include "db/group_store.h"
+#include "http/handler_util.h"
+#include "db/permission_store.h"
+#include "api/representation.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/validate.h"
 
 namespace cms {
 

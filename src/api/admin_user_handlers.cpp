@@ -1,19 +1,19 @@
 // Admin routes on users: the root user is hidden, members of the root group are never regrouped,
 // reset or deleted here; every change writes its behaviour log row in its transaction.
-#include "admin_user_handlers.h"
+#include "api/admin_user_handlers.h"
 
-#include "context.h"
-#include "db.h"
-#include "errors.h"
-#include "group_store.h"
-#include "handler_util.h"
-#include "password.h"
-#include "representation.h"
-#include "request.h"
-#include "response.h"
-#include "user_rules.h"
-#include "user_store.h"
-#include "validate.h"
+#include "http/context.h"
+#include "db/db.h"
+#include "base/errors.h"
+#include "db/group_store.h"
+#include "http/handler_util.h"
+#include "auth/password.h"
+#include "api/representation.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "api/user_rules.h"
+#include "db/user_store.h"
+#include "http/validate.h"
 
 namespace cms {
 

@@ -1,16 +1,16 @@
 // Book routes: the validation rules and texts of api.md §4 and the responses they produce.
-#include "book_handlers.h"
+#include "api/book_handlers.h"
 
-#include "book_store.h"
-#include "config.h"
-#include "context.h"
-#include "db.h"
-#include "errors.h"
-#include "handler_util.h"
-#include "request.h"
-#include "response.h"
-#include "utf8.h"
-#include "validate.h"
+#include "db/book_store.h"
+#include "base/config.h"
+#include "http/context.h"
+#include "db/db.h"
+#include "base/errors.h"
+#include "http/handler_util.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "base/utf8.h"
+#include "http/validate.h"
 
 namespace cms {
 

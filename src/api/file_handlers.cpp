@@ -1,7 +1,7 @@
 // POST /cms/file: the multipart body is parsed by cgicc, every file part is checked (count, size,
 // type read from its content) before anything is written, then FileStore saves them in the
 // request's transaction.
-#include "file_handlers.h"
+#include "api/file_handlers.h"
 
 #include <algorithm>
 #include <cstring>
@@ -13,16 +13,16 @@
 #include <cgicc/CgiInput.h>
 #include <cgicc/Cgicc.h>
 
-#include "config.h"
-#include "context.h"
-#include "errors.h"
-#include "file_store.h"
-#include "handler_util.h"
-#include "log.h"
-#include "request.h"
-#include "response.h"
-#include "text.h"
-#include "utf8.h"
+#include "base/config.h"
+#include "http/context.h"
+#include "base/errors.h"
+#include "db/file_store.h"
+#include "http/handler_util.h"
+#include "base/log.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "base/text.h"
+#include "base/utf8.h"
 
 namespace cms {
 

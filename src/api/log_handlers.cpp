@@ -1,13 +1,13 @@
 // Behaviour log routes: filters from the query (absent or empty = no filter), pages, `time`.
-#include "log_handlers.h"
+#include "api/log_handlers.h"
 
-#include "context.h"
-#include "handler_util.h"
-#include "log_store.h"
-#include "request.h"
-#include "response.h"
-#include "utf8.h"
-#include "validate.h"
+#include "http/context.h"
+#include "http/handler_util.h"
+#include "db/log_store.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "base/utf8.h"
+#include "http/validate.h"
 
 namespace cms {
 

@@ -6,9 +6,9 @@
 //   owner, trying from an address with no failures of its own, out.
 // Below those limits, the captcha (after_failures) slows an address that has started failing,
 // for every username, without locking anyone out.
-#include "login_throttle.h"
+#include "api/login_throttle.h"
 
-#include "config.h"
+#include "base/config.h"
 
 namespace cms {
 

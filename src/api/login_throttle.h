@@ -3,7 +3,7 @@
 // address needs a captcha first. Pure; the counts come from ThrottleStore.
 #pragma once
 
-#include "throttle_store.h"
+#include "db/throttle_store.h"
 
 namespace cms {
 

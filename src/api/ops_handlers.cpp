@@ -1,15 +1,15 @@
 // Operations routes: /healthz, /readyz and /status.
-#include "ops_handlers.h"
+#include "api/ops_handlers.h"
 
 #include <string_view>
 
-#include "config.h"
-#include "context.h"
-#include "db.h"
-#include "errors.h"
-#include "request.h"
-#include "response.h"
-#include "status_page.h"
+#include "base/config.h"
+#include "http/context.h"
+#include "db/db.h"
+#include "base/errors.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "metrics/status_page.h"
 
 namespace cms {
 

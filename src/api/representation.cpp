@@ -1,10 +1,10 @@
 // JSON shapes of groups and permissions.
-#include "representation.h"
+#include "api/representation.h"
 
-#include "config.h"
-#include "group_store.h"
-#include "handler_util.h"
-#include "permission_store.h"
+#include "base/config.h"
+#include "db/group_store.h"
+#include "http/handler_util.h"
+#include "db/permission_store.h"
 
 namespace cms {
 

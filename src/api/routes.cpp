@@ -2,14 +2,14 @@
 // behaviour-log template that dispatch writes (survey §6.2), and a body cap where the route's body
 // is small. Permissions named here are the ones the service registers at start
 // (PermissionStore::register_declared).
-#include "admin_handlers.h"
-#include "admin_user_handlers.h"
-#include "book_handlers.h"
-#include "file_handlers.h"
-#include "log_handlers.h"
-#include "ops_handlers.h"
-#include "router.h"
-#include "user_handlers.h"
+#include "api/admin_handlers.h"
+#include "api/admin_user_handlers.h"
+#include "api/book_handlers.h"
+#include "api/file_handlers.h"
+#include "api/log_handlers.h"
+#include "api/ops_handlers.h"
+#include "http/router.h"
+#include "api/user_handlers.h"
 
 namespace cms {
 

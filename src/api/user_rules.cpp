@@ -1,5 +1,5 @@
 // Validation rules of user fields.
-#include "user_rules.h"
+#include "api/user_rules.h"
 
 #include <regex>
 

@@ -6,7 +6,7 @@
 
 #include <json/json.h>
 
-#include "validate.h"
+#include "http/validate.h"
 
 namespace cms {
 

@@ -1,8 +1,8 @@
 // Login captcha tags: HKDF key derivation, AES-256-GCM sealing and opening through OpenSSL EVP.
 // Nothing in a tag is read before its GCM tag has been checked.
-#include "captcha.h"
+#include "auth/captcha.h"
 
-#include "base64.h"
+#include "base/base64.h"
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>

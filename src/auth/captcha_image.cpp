@@ -2,9 +2,9 @@
 // fonts (no font file to find at run time, so it works the same in CGI mode and in a chroot),
 // then copied at full size one column pair at a time along a sine wave, then crossed with noise.
 // A palette image of a dozen colours keeps the PNG near 1.5 KiB. Randomness is OpenSSL's.
-#include "captcha_image.h"
+#include "auth/captcha_image.h"
 
-#include "captcha.h"
+#include "auth/captcha.h"
 
 #include <gd.h>
 #include <gdfontg.h>

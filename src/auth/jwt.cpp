@@ -1,8 +1,8 @@
 // HS256 JWT signing and verification with OpenSSL HMAC and jsoncpp. Nothing in a token is trusted
 // before the signature matches, and only the one algorithm we issue is ever accepted.
-#include "jwt.h"
+#include "auth/jwt.h"
 
-#include "base64.h"
+#include "base/base64.h"
 
 #include <json/json.h>
 #include <openssl/crypto.h>

@@ -1,9 +1,9 @@
 // Password hashes: Argon2id via libargon2, legacy Lin CMS formats via OpenSSL HMAC/PBKDF2.
 // Stored values are untrusted input: every cost parameter is bounded before any work is done.
-#include "password.h"
+#include "auth/password.h"
 
-#include "base64.h"
-#include "text.h"
+#include "base/base64.h"
+#include "base/text.h"
 
 #include <argon2.h>
 #include <openssl/crypto.h>

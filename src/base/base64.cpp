@@ -1,6 +1,6 @@
 // Base64 codecs: OpenSSL's EVP block functions do the conversion; this file only validates the
 // text first, because EVP_DecodeBlock skips whitespace and does not report padding.
-#include "base64.h"
+#include "base/base64.h"
 
 #include <openssl/evp.h>
 

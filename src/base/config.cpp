@@ -1,6 +1,6 @@
 // Configuration loading: the key table (name, type, default, bounds), the file parser,
 // environment overrides and the start-up checks. Nothing here is read again per request.
-#include "config.h"
+#include "base/config.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include "text.h"
+#include "base/text.h"
 
 extern char **environ;
 

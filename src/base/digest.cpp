@@ -1,11 +1,11 @@
 // Message digests through OpenSSL's EVP interface.
-#include "digest.h"
+#include "base/digest.h"
 
 #include <stdexcept>
 
 #include <openssl/evp.h>
 
-#include "text.h"
+#include "base/text.h"
 
 namespace cms::digest {
 

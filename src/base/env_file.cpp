@@ -1,7 +1,7 @@
 // The subset of systemd.exec(5)'s EnvironmentFile= syntax that cms.env uses: one KEY=VALUE a
 // line, comments, quotes around a value. No escapes, no continuation lines: a value that
 // systemd would read otherwise (a backslash, a quote inside) is refused, not read differently.
-#include "env_file.h"
+#include "base/env_file.h"
 
 #include <cstdlib>
 #include <fstream>

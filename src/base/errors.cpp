@@ -1,13 +1,13 @@
 // Message table loading and envelope building. The texts clients see live in
 // conf/code-message.properties; the English texts below are only a fallback when a code is missing.
-#include "errors.h"
+#include "base/errors.h"
 
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-#include "text.h"
-#include "utf8.h"
+#include "base/text.h"
+#include "base/utf8.h"
 
 namespace cms {
 

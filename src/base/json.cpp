@@ -1,11 +1,11 @@
 // Strict JSON parsing of request bodies and compact writing of responses (jsoncpp).
-#include "json.h"
+#include "base/json.h"
 
 #include <memory>
 #include <sstream>
 
-#include "errors.h"
-#include "utf8.h"
+#include "base/errors.h"
+#include "base/utf8.h"
 
 namespace cms::json {
 

@@ -1,5 +1,5 @@
 // Process log: one line per event, to stderr or the configured log file.
-#include "log.h"
+#include "base/log.h"
 
 #include <atomic>
 #include <cstdio>

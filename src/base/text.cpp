@@ -1,5 +1,5 @@
 // Small text encodings shared across the service.
-#include "text.h"
+#include "base/text.h"
 
 namespace cms::text {
 

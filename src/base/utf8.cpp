@@ -1,5 +1,5 @@
 // UTF-8 validation and code point counting (RFC 3629 table 3-7 of well-formed sequences).
-#include "utf8.h"
+#include "base/utf8.h"
 
 namespace cms::utf8 {
 

@@ -1,6 +1,6 @@
 // POSIX ustar (IEEE Std 1003.1-1988) writing and reading, by blocks of 512 bytes, with SHA-256
 // over each member's data. Names longer than 100 bytes use the 155-byte prefix field.
-#include "archive.h"
+#include "cli/archive.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "digest.h"
+#include "base/digest.h"
 
 namespace cms::archive {
 

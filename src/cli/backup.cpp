@@ -8,7 +8,7 @@
 //                    the rows whose file was missing or did not match the row's SHA-256;
 //   manifest.sha256  the SHA-256 of manifest.json, so that no byte of the archive goes unchecked.
 // It is written as .<name>.partial next to its final name and renamed there once complete.
-#include "backup.h"
+#include "cli/backup.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,15 +26,15 @@
 
 #include <json/json.h>
 
-#include "archive.h"
-#include "backup_store.h"
-#include "config.h"
-#include "db.h"
-#include "db_tools.h"
-#include "dump_scan.h"
-#include "json.h"
-#include "schema.h"
-#include "schema_store.h"
+#include "cli/archive.h"
+#include "db/backup_store.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "cli/db_tools.h"
+#include "db/dump_scan.h"
+#include "base/json.h"
+#include "db/schema.h"
+#include "db/schema_store.h"
 
 #ifndef CMS_VERSION
 #define CMS_VERSION "unknown"

@@ -1,6 +1,6 @@
 // posix_spawnp of MariaDB's client programs, their option file, and the scratch directories of
 // backup and restore.
-#include "db_tools.h"
+#include "cli/db_tools.h"
 
 #include <fcntl.h>
 #include <ftw.h>
@@ -15,8 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "config.h"
-#include "log.h"
+#include "base/config.h"
+#include "base/log.h"
 
 extern char **environ;
 

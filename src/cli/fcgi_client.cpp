@@ -1,6 +1,6 @@
 // The FastCGI records of one request (BEGIN_REQUEST, PARAMS, STDIN) and the reading of its
 // answer (STDOUT until END_REQUEST), over a unix or TCP socket with a 5 s timeout.
-#include "fcgi_client.h"
+#include "cli/fcgi_client.h"
 
 #include <cerrno>
 #include <cstring>

@@ -21,29 +21,29 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "backup.h"
-#include "config.h"
-#include "db.h"
-#include "db_health.h"
-#include "env_file.h"
-#include "errors.h"
-#include "fcgi_client.h"
-#include "fcgi_loop.h"
-#include "json.h"
-#include "jwt.h"
-#include "log.h"
-#include "nginx_texts.h"
-#include "password.h"
-#include "restore.h"
-#include "permission_store.h"
-#include "router.h"
-#include "schema.h"
-#include "scoreboard.h"
-#include "setup_db.h"
-#include "status_page.h"
-#include "supervisor.h"
-#include "user_rules.h"
-#include "worker.h"
+#include "cli/backup.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "db/db_health.h"
+#include "base/env_file.h"
+#include "base/errors.h"
+#include "cli/fcgi_client.h"
+#include "http/pipeline.h"
+#include "base/json.h"
+#include "auth/jwt.h"
+#include "base/log.h"
+#include "http/nginx_texts.h"
+#include "auth/password.h"
+#include "cli/restore.h"
+#include "db/permission_store.h"
+#include "http/router.h"
+#include "db/schema.h"
+#include "metrics/scoreboard.h"
+#include "cli/setup_db.h"
+#include "metrics/status_page.h"
+#include "pool/supervisor.h"
+#include "api/user_rules.h"
+#include "pool/worker.h"
 
 namespace {
 
@@ -378,7 +378,7 @@ int serve(const cms::Config &config, const cms::Messages &messages, bool supervi
                                      "start it under spawn-fcgi or a systemd socket unit");
         // Made before the first fork: every worker of this master shares them.
         cms::DbHealthShared *shared = cms::db_health_shared_memory();
-        std::unique_ptr<cms::Scoreboard> board = cms::Scoreboard::create(config, listen_fd);
+        std::unique_ptr<cms::Scoreboard> board = cms::Scoreboard::create(config, listen_fd, cms::route_templates(cms::route_table()));
         if (!board)
             cms::log_warn(
                 "cannot make the scoreboard's shared memory: /status has no pool figures");

@@ -5,7 +5,7 @@
 // dump into a staging database <db_name>_restore, replay the binary log into it (--until) and
 // upgrade it through sql/migrations; (4) only then swap database (one RENAME TABLE) and files
 // (two renames) into place. Until (4) a failure drops the staging copy and leaves the rest.
-#include "restore.h"
+#include "cli/restore.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,16 +26,16 @@
 
 #include <json/json.h>
 
-#include "archive.h"
-#include "backup.h"
-#include "backup_store.h"
-#include "config.h"
-#include "db.h"
-#include "db_tools.h"
-#include "digest.h"
-#include "schema.h"
-#include "schema_store.h"
-#include "setup_db.h"
+#include "cli/archive.h"
+#include "cli/backup.h"
+#include "db/backup_store.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "cli/db_tools.h"
+#include "base/digest.h"
+#include "db/schema.h"
+#include "db/schema_store.h"
+#include "cli/setup_db.h"
 
 namespace cms {
 

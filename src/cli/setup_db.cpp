@@ -1,6 +1,6 @@
 // The --setup-db command: reads sql_dir, talks to the database through SchemaStore and
 // UserStore, and leaves every decision about versions to schema.cpp.
-#include "setup_db.h"
+#include "cli/setup_db.h"
 
 #include <dirent.h>
 #include <openssl/rand.h>
@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "account_store.h"
-#include "config.h"
-#include "db.h"
-#include "password.h"
-#include "schema.h"
-#include "user_rules.h"
-#include "schema_store.h"
-#include "user_store.h"
+#include "db/account_store.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "auth/password.h"
+#include "db/schema.h"
+#include "api/user_rules.h"
+#include "db/schema_store.h"
+#include "db/user_store.h"
 
 namespace cms {
 

@@ -1,11 +1,11 @@
 // Account storage: CREATE DATABASE, CREATE USER, ALTER USER and GRANT. These take no ? for a name
 // or a password, so names are checked to be plain identifiers and the password reaches the
 // statement only as the hash the server computed from a bound parameter.
-#include "account_store.h"
+#include "db/account_store.h"
 
 #include <stdexcept>
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

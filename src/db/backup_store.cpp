@@ -1,8 +1,8 @@
 // Backup and restore storage: the SQL of the binary-log check and of lin_file, and the database
 // statements whose names cannot be parameters (each quoted as an identifier).
-#include "backup_store.h"
+#include "db/backup_store.h"
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dump_scan.h"
+#include "db/dump_scan.h"
 
 namespace cms {
 

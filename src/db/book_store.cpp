@@ -1,7 +1,7 @@
 // Book storage: the SQL of the book resource and its row mapping.
-#include "book_store.h"
+#include "db/book_store.h"
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

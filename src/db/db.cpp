@@ -1,5 +1,5 @@
 // MariaDB connection, statement cache, row reading and transactions over the C API.
-#include "db.h"
+#include "db/db.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -9,10 +9,10 @@
 #include <errmsg.h>
 #include <mysqld_error.h>
 
-#include "config.h"
-#include "db_health.h"
-#include "log.h"
-#include "scoreboard.h"
+#include "base/config.h"
+#include "db/db_health.h"
+#include "base/log.h"
+#include "metrics/scoreboard.h"
 
 namespace cms::db {
 

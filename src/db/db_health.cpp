@@ -1,6 +1,6 @@
 // The pool's shared "database down" state and the probe thread that clears it. The probe uses a
 // connection of its own; one worker of the pool probes at a time (a lease in the shared state).
-#include "db_health.h"
+#include "db/db_health.h"
 
 #include <chrono>
 #include <string>
@@ -8,9 +8,9 @@
 #include <mysql.h>
 #include <sys/mman.h>
 
-#include "config.h"
-#include "db.h"
-#include "log.h"
+#include "base/config.h"
+#include "db/db.h"
+#include "base/log.h"
 
 namespace cms {
 

@@ -1,6 +1,6 @@
 // A scanner for mariadb-dump's output: comments and statements line by line, and the values of
 // INSERT statements (which may span lines) character by character, honouring quotes and escapes.
-#include "dump_scan.h"
+#include "db/dump_scan.h"
 
 #include <cctype>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 // File storage: the SQL of lin_file, content digests, random names below the date directories, and
 // writes that appear whole (a temporary name in the same directory, then rename).
-#include "file_store.h"
+#include "db/file_store.h"
 
 #include <cerrno>
 #include <cstring>
@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "digest.h"
-#include "log.h"
-#include "text.h"
+#include "db/db.h"
+#include "base/digest.h"
+#include "base/log.h"
+#include "base/text.h"
 
 namespace cms {
 

@@ -1,9 +1,9 @@
 // Group storage: the SQL of lin_group and lin_user_group.
-#include "group_store.h"
+#include "db/group_store.h"
 
 #include <mysqld_error.h>
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

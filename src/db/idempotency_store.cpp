@@ -1,9 +1,9 @@
 // Idempotency storage: the SQL of cms_idempotency.
-#include "idempotency_store.h"
+#include "db/idempotency_store.h"
 
 #include <mysqld_error.h>
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

@@ -1,7 +1,7 @@
 // Behaviour log storage: the SQL of lin_log.
-#include "log_store.h"
+#include "db/log_store.h"
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

@@ -1,11 +1,11 @@
 // Permission storage: the SQL of lin_permission and lin_group_permission.
-#include "permission_store.h"
+#include "db/permission_store.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "db.h"
-#include "log.h"
+#include "db/db.h"
+#include "base/log.h"
 
 namespace cms {
 

@@ -6,13 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "router.h"
-
 namespace cms {
 
 namespace db {
 class Connection;
 }
+
+// A permission the service declares in its route table, registers and checks: (module, name), e.g. (图书, 删除图书).
+struct Permission {
+    const char *module = nullptr;
+    const char *name = nullptr;
+};
 
 struct PermissionRow {
     int64_t id = 0;

@@ -1,13 +1,13 @@
 // Schema versions: recognising a database, planning its migrations, the service's version check.
-#include "schema.h"
+#include "db/schema.h"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <stdexcept>
 
-#include "db.h"
-#include "schema_store.h"
+#include "db/db.h"
+#include "db/schema_store.h"
 
 namespace cms::schema {
 

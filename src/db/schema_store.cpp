@@ -1,9 +1,9 @@
 // Schema storage: the SQL of cms_schema_version and information_schema.
-#include "schema_store.h"
+#include "db/schema_store.h"
 
 #include <mysqld_error.h>
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

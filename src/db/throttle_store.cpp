@@ -1,7 +1,7 @@
 // Login throttling storage: the SQL of cms_login_failure.
-#include "throttle_store.h"
+#include "db/throttle_store.h"
 
-#include "db.h"
+#include "db/db.h"
 
 namespace cms {
 

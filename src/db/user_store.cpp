@@ -1,10 +1,10 @@
 // User storage: the SQL of lin_user and lin_user_identity.
-#include "user_store.h"
+#include "db/user_store.h"
 
 #include <mysqld_error.h>
 
-#include "db.h"
-#include "group_store.h"
+#include "db/db.h"
+#include "db/group_store.h"
 
 namespace cms {
 

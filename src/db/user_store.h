@@ -6,13 +6,22 @@
 #include <string>
 #include <vector>
 
-#include "context.h"
-
 namespace cms {
 
 namespace db {
 class Connection;
 }
+
+// The user a valid token belongs to, loaded once per request by authorize().
+struct Principal {
+    int64_t id = 0;
+    std::string username;
+    std::optional<std::string> nickname;
+    std::optional<std::string> avatar;
+    std::optional<std::string> email;
+    int64_t credential_version = 0;
+    bool admin = false; // member of the root-level group
+};
 
 // The password identity of a username, for login.
 struct LoginIdentity {

@@ -1,17 +1,17 @@
 // Authentication and authorization: token checks in the order of the Lin CMS matrix (survey §3.4),
 // then the access level of the route.
-#include "auth.h"
+#include "http/authorize.h"
 
 #include <ctime>
 
-#include "config.h"
-#include "context.h"
-#include "errors.h"
-#include "jwt.h"
-#include "permission_store.h"
-#include "request.h"
-#include "router.h"
-#include "user_store.h"
+#include "base/config.h"
+#include "http/context.h"
+#include "base/errors.h"
+#include "auth/jwt.h"
+#include "db/permission_store.h"
+#include "http/request.h"
+#include "http/router.h"
+#include "db/user_store.h"
 
 namespace cms {
 

@@ -1,10 +1,10 @@
 // Behaviour log rendering and writing.
-#include "behaviour_log.h"
+#include "http/behaviour_log.h"
 
-#include "context.h"
-#include "log_store.h"
-#include "request.h"
-#include "router.h"
+#include "http/context.h"
+#include "db/log_store.h"
+#include "http/request.h"
+#include "http/router.h"
 
 namespace cms {
 

@@ -1,5 +1,5 @@
 // Behaviour log rows (lin_log): the matched route's template rendered for a user, written by
-// dispatch (fcgi_loop.cpp) inside the transaction of the change it records, so that both land or
+// dispatch (http/pipeline.cpp) inside the transaction of the change it records, so that both land or
 // neither does.
 #pragma once
 

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "db/user_store.h" // Principal
+
 namespace cms {
 
 struct Config;
@@ -21,17 +23,6 @@ class Key;
 namespace json {
 class BodyParser;
 }
-
-// The user a valid token belongs to, loaded once per request by authorize().
-struct Principal {
-    int64_t id = 0;
-    std::string username;
-    std::optional<std::string> nickname;
-    std::optional<std::string> avatar;
-    std::optional<std::string> email;
-    int64_t credential_version = 0;
-    bool admin = false; // member of the root-level group
-};
 
 struct Ctx {
     const Config &config;

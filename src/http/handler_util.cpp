@@ -1,12 +1,12 @@
 // Steps shared by handlers.
-#include "handler_util.h"
+#include "http/handler_util.h"
 
-#include "config.h"
-#include "context.h"
-#include "json.h"
-#include "request.h"
-#include "response.h"
-#include "text.h"
+#include "base/config.h"
+#include "http/context.h"
+#include "base/json.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "base/text.h"
 
 namespace cms {
 

@@ -7,8 +7,8 @@
 
 #include <json/json.h>
 
-#include "errors.h"
-#include "validate.h"
+#include "base/errors.h"
+#include "http/validate.h"
 
 namespace cms {
 

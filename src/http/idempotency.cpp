@@ -1,14 +1,14 @@
 // Idempotency-Key: key syntax, whose key it is, the request fingerprint, replaying an answer.
-#include "idempotency.h"
+#include "http/idempotency.h"
 
 #include <algorithm>
 
-#include "context.h"
-#include "digest.h"
-#include "errors.h"
-#include "handler_util.h"
-#include "request.h"
-#include "response.h"
+#include "http/context.h"
+#include "base/digest.h"
+#include "base/errors.h"
+#include "http/handler_util.h"
+#include "http/request.h"
+#include "http/response.h"
 
 namespace cms {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "idempotency_store.h"
+#include "db/idempotency_store.h"
 
 namespace cms {
 

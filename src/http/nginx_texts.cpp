@@ -1,9 +1,9 @@
 // The nginx include of the texts of the errors nginx answers itself. The list of codes below is
 // the one nginx/cms-fcgi.conf answers with; t/0116 keeps the two in agreement.
-#include "nginx_texts.h"
+#include "http/nginx_texts.h"
 
-#include "json.h"
-#include "text.h"
+#include "base/json.h"
+#include "base/text.h"
 
 namespace cms {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "errors.h"
+#include "base/errors.h"
 
 namespace cms {
 

@@ -1,7 +1,7 @@
 // One request (FastCGI or CGI): dispatch with authorization and, for routes that write, the
 // transaction with its behaviour-log row and Idempotency-Key; the catch that turns every failure
 // into an envelope, the retries of transient database failures, CORS headers and the access log.
-#include "fcgi_loop.h"
+#include "http/pipeline.h"
 
 #include <chrono>
 #include <cstdio>
@@ -11,19 +11,19 @@
 
 #include <mysqld_error.h>
 
-#include "auth.h"
-#include "behaviour_log.h"
-#include "config.h"
-#include "context.h"
-#include "db.h"
-#include "errors.h"
-#include "idempotency.h"
-#include "log.h"
-#include "request.h"
-#include "response.h"
-#include "router.h"
-#include "scoreboard.h"
-#include "text.h"
+#include "http/authorize.h"
+#include "http/behaviour_log.h"
+#include "base/config.h"
+#include "http/context.h"
+#include "db/db.h"
+#include "base/errors.h"
+#include "http/idempotency.h"
+#include "base/log.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/router.h"
+#include "metrics/scoreboard.h"
+#include "base/text.h"
 
 namespace cms {
 
@@ -116,7 +116,7 @@ Response dispatch(Service &svc, Request &req, Ctx &ctx, const ParamLookup &param
     req.params = std::move(match.params);
     ctx.route = out.route = match.route;
     if (svc.meter != nullptr)
-        svc.meter->route(template_index(match.route), method_index(req.method));
+        svc.meter->route(svc.router.template_index(match.route), method_index(req.method));
     // Before the body: an anonymous client gets its 401 without making us read 10 MiB.
     authorize(*match.route, req, ctx);
     int64_t cap = body_cap(*match.route, svc.config);
@@ -275,9 +275,9 @@ void log_slow(const Request &req, const Response &res, const Outcome &out, doubl
 }
 
 // Adds the request to this thread's slot of the scoreboard.
-void count(Meter &meter, const Request &req, const Response &res, const Outcome &out,
-           int64_t total_us, bool slow, const db::RequestStats &db) {
-    uint16_t route = template_index(out.route);
+void count(Meter &meter, const Router &router, const Request &req, const Response &res,
+           const Outcome &out, int64_t total_us, bool slow, const db::RequestStats &db) {
+    uint16_t route = router.template_index(out.route);
     uint8_t method = method_index(req.method);
     meter.route(route, method);
     meter.count(route, method, res.status, total_us);
@@ -337,7 +337,7 @@ Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader)
         log_slow(req, res, out, ms, svc.db.stats());
     log_request_id(nullptr);
     if (svc.meter != nullptr) {
-        count(*svc.meter, req, res, out, total_us, slow, svc.db.stats());
+        count(*svc.meter, svc.router, req, res, out, total_us, slow, svc.db.stats());
         svc.meter->state(ThreadState::writing);
     }
     return res;

@@ -1,6 +1,6 @@
 // Request construction from CGI/FastCGI parameters: path relative to the mount point,
 // headers we use, body with its cap. Query parsing is delegated to cgicc.
-#include "request.h"
+#include "http/request.h"
 
 #include <cctype>
 #include <cstdio>
@@ -10,9 +10,9 @@
 #include <cgicc/CgiInput.h>
 #include <cgicc/Cgicc.h>
 
-#include "errors.h"
-#include "text.h"
-#include "utf8.h"
+#include "base/errors.h"
+#include "base/text.h"
+#include "base/utf8.h"
 
 namespace cms {
 

@@ -1,7 +1,7 @@
 // Response construction and CGI serialisation.
-#include "response.h"
+#include "http/response.h"
 
-#include "json.h"
+#include "base/json.h"
 
 namespace cms {
 

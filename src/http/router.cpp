@@ -1,10 +1,11 @@
 // Route matching over the compiled route table, and the body cap a route reads with.
-#include "router.h"
+#include "http/router.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "config.h"
+#include "base/config.h"
+#include "metrics/scoreboard.h" // k_max_templates
 
 namespace cms {
 
@@ -34,8 +35,27 @@ int64_t body_cap(const Route &route, const Config &config) {
     return config.max_body_bytes;
 }
 
-Router::Router(const std::vector<Route> &routes) {
+std::vector<std::string> route_templates(const std::vector<Route> &routes) {
+    std::vector<std::string> names;
     for (const Route &route : routes) {
+        bool seen = false;
+        for (const std::string &name : names)
+            seen = seen || name == route.pattern;
+        if (!seen && names.size() + 1 < k_max_templates)
+            names.emplace_back(route.pattern);
+    }
+    names.emplace_back("unmatched");
+    return names;
+}
+
+Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
+    std::vector<std::string> names = route_templates(routes);
+    unmatched_ = static_cast<uint16_t>(names.size() - 1);
+    for (const Route &route : routes) {
+        size_t i = 0;
+        while (i < unmatched_ && names[i] != route.pattern)
+            ++i;
+        template_of_.push_back(static_cast<uint16_t>(i));
         Compiled c{&route, {}, 0};
         for (std::string_view part : split_path(route.pattern)) {
             bool param = part.size() >= 2 && part.front() == '{' && part.back() == '}';
@@ -44,6 +64,12 @@ Router::Router(const std::vector<Route> &routes) {
         }
         compiled_.push_back(std::move(c));
     }
+}
+
+uint16_t Router::template_index(const Route *route) const {
+    if (route != nullptr && route >= first_ && route < first_ + template_of_.size())
+        return template_of_[static_cast<size_t>(route - first_)];
+    return unmatched_;
 }
 
 Router::Match Router::match(std::string_view method, std::string_view path) const {

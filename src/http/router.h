@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "db/permission_store.h" // Permission
+
 namespace cms {
 
 struct Config;
@@ -18,12 +20,6 @@ struct Ctx;
 // Who may call a route (api.md §3): anyone; a valid access token; a token plus the route's
 // permission (root passes); a member of the root group; a valid refresh token.
 enum class Access { everyone, login, group, admin, refresh };
-
-// A permission the service registers and checks: (module, name), e.g. (图书, 删除图书).
-struct Permission {
-    const char *module = nullptr;
-    const char *name = nullptr;
-};
 
 using Handler = Response (*)(const Request &, Ctx &);
 
@@ -46,6 +42,7 @@ struct Route {
 
 class Router {
   public:
+    // routes outlives the router.
     explicit Router(const std::vector<Route> &routes);
 
     struct Match {
@@ -58,6 +55,10 @@ class Router {
     // Matches method (HEAD as GET) and a normalized path.
     Match match(std::string_view method, std::string_view path) const;
 
+    // The metrics label of route, a route of this router's table or none (nullptr): its index
+    // in route_templates(table), where the last is "unmatched". No string is compared.
+    uint16_t template_index(const Route *route) const;
+
   private:
     struct Compiled {
         const Route *route;
@@ -65,7 +66,15 @@ class Router {
         int literals;
     };
     std::vector<Compiled> compiled_;
+    const Route *first_ = nullptr;       // the table, for template_index
+    std::vector<uint16_t> template_of_; // by the route's place in the table
+    uint16_t unmatched_ = 0;
 };
+
+// The distinct patterns of routes, in table order and fewer than the scoreboard's
+// k_max_templates, then "unmatched": the route labels of the metrics (the scoreboard is handed
+// them, and never reads a route table).
+std::vector<std::string> route_templates(const std::vector<Route> &routes);
 
 // The largest body route reads: file_total_limit for an upload, else max_body_bytes lowered to
 // the route's body_cap.

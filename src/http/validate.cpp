@@ -1,12 +1,12 @@
 // Validation helpers shared by every handler; each rule names its text (FieldText), whose words
 // live in the message table.
-#include "validate.h"
+#include "http/validate.h"
 
 #include <algorithm>
 
-#include "errors.h"
-#include "request.h"
-#include "utf8.h"
+#include "base/errors.h"
+#include "http/request.h"
+#include "base/utf8.h"
 
 namespace cms::validate {
 

@@ -8,7 +8,7 @@
 
 #include <json/json.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 namespace cms {
 struct Request;

@@ -1,7 +1,7 @@
 // The scoreboard's memory, the master's records of worker starts and deaths, the label tables,
 // and the listen queue read from the kernel. Nothing here is formatted for a client
 // (status_page.cpp does that).
-#include "scoreboard.h"
+#include "metrics/scoreboard.h"
 
 #include <chrono>
 #include <cstring>
@@ -21,8 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "router.h"
+#include "base/config.h"
 
 namespace cms {
 
@@ -128,7 +127,8 @@ const char *unavailable_name(Unavailable cause) {
     return "unreachable";
 }
 
-std::unique_ptr<Scoreboard> Scoreboard::create(const Config &config, int listen_fd) {
+std::unique_ptr<Scoreboard> Scoreboard::create(const Config &config, int listen_fd,
+                                               std::vector<std::string> templates) {
     size_t workers = static_cast<size_t>(config.workers);
     size_t threads = static_cast<size_t>(config.worker_threads);
     size_t head = (sizeof(PoolSlots) + 63) / 64 * 64;
@@ -137,6 +137,7 @@ std::unique_ptr<Scoreboard> Scoreboard::create(const Config &config, int listen_
     if (block == MAP_FAILED)
         return nullptr;
     std::unique_ptr<Scoreboard> board(new Scoreboard());
+    board->templates_ = std::move(templates);
     board->pool_ = new (block) PoolSlots();
     board->workers_ = static_cast<char *>(block) + head;
     PoolSlots &pool = *board->pool_;
@@ -212,41 +213,6 @@ bool listen_queue(int fd, int64_t &now, int64_t &limit) {
     now = info.tcpi_unacked;
     limit = info.tcpi_sacked;
     return true;
-}
-
-const std::vector<std::string> &route_templates() {
-    static const std::vector<std::string> templates = [] {
-        std::vector<std::string> names;
-        for (const Route &route : route_table()) {
-            bool seen = false;
-            for (const std::string &name : names)
-                seen = seen || name == route.pattern;
-            if (!seen && names.size() + 1 < k_max_templates)
-                names.emplace_back(route.pattern);
-        }
-        names.emplace_back("unmatched");
-        return names;
-    }();
-    return templates;
-}
-
-uint16_t template_index(const Route *route) {
-    // By the route's place in the table: no string is compared on the request path.
-    static const std::vector<uint16_t> by_route = [] {
-        const std::vector<std::string> &names = route_templates();
-        std::vector<uint16_t> index;
-        for (const Route &r : route_table()) {
-            size_t i = 0;
-            while (i + 1 < names.size() && names[i] != r.pattern)
-                ++i;
-            index.push_back(static_cast<uint16_t>(i));
-        }
-        return index;
-    }();
-    const std::vector<Route> &table = route_table();
-    if (route != nullptr && route >= table.data() && route < table.data() + table.size())
-        return by_route[static_cast<size_t>(route - table.data())];
-    return static_cast<uint16_t>(route_templates().size() - 1);
 }
 
 uint8_t method_index(std::string_view method) {

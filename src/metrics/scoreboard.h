@@ -16,7 +16,6 @@
 namespace cms {
 
 struct Config;
-struct Route;
 
 // What a worker thread is doing, as ?full shows it.
 enum class ThreadState : uint8_t { idle, reading, handler, database, writing };
@@ -104,7 +103,9 @@ class Scoreboard {
     // Shared memory for config.workers slots of config.worker_threads threads, made before the
     // first fork; the mapping is never unmapped, the handle is the caller's. nullptr when mmap
     // fails (the pool runs without it).
-    static std::unique_ptr<Scoreboard> create(const Config &config, int listen_fd);
+    // templates are the route labels, the last one "unmatched" (route_templates of the router).
+    static std::unique_ptr<Scoreboard> create(const Config &config, int listen_fd,
+                                              std::vector<std::string> templates);
 
     PoolSlots &pool() { return *pool_; }
     const PoolSlots &pool() const { return *pool_; }
@@ -117,15 +118,15 @@ class Scoreboard {
     // Reads the listen queue and raises its maximum; the master calls it about once a second.
     void sample_listen_queue();
 
+    // The route labels, by template index.
+    const std::vector<std::string> &templates() const { return templates_; }
+
   private:
     PoolSlots *pool_ = nullptr;
+    std::vector<std::string> templates_;
     char *workers_ = nullptr;
 };
 
-// The distinct patterns of the route table, in table order, then "unmatched"; index = template.
-const std::vector<std::string> &route_templates();
-// The template of a route of route_table(), or of none (nullptr): "unmatched".
-uint16_t template_index(const Route *route);
 uint8_t method_index(std::string_view method);
 size_t status_index(int status);
 

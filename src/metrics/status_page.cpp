@@ -1,7 +1,7 @@
 // The status page's formats. Counters are summed over the worker slots at the time of the read;
 // names follow Prometheus' conventions (cms_ prefix, _total counters, _seconds, base units, an
 // _info metric, route templates as labels, never paths).
-#include "status_page.h"
+#include "metrics/status_page.h"
 
 #include <chrono>
 #include <cinttypes>
@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "scoreboard.h"
+#include "metrics/scoreboard.h"
 
 #ifndef CMS_VERSION
 #define CMS_VERSION "unknown"
@@ -191,7 +191,7 @@ Json::Value status_json(const Scoreboard &board, bool full) {
     auto summed = std::make_unique<Totals>(); // ~70 KiB: not for a thread's stack
     Totals &totals = *summed;
     sum(board, totals);
-    const std::vector<std::string> &templates = route_templates();
+    const std::vector<std::string> &templates = board.templates();
     Json::Value page(Json::objectValue);
 
     Json::Value &p = page["pool"];
@@ -336,7 +336,7 @@ std::string status_metrics(const Scoreboard &board, bool openmetrics) {
     auto summed = std::make_unique<Totals>();
     Totals &totals = *summed;
     sum(board, totals);
-    const std::vector<std::string> &templates = route_templates();
+    const std::vector<std::string> &templates = board.templates();
     Writer out(openmetrics);
 
     out.family("cms_build", "info", "Version and build of cms-fcgi.");

@@ -1,7 +1,7 @@
 // The master: a fixed set of worker slots, each restarted when its process dies, with a back-off
 // that grows while its workers die young; signals are taken synchronously (sigtimedwait), so the
 // master never runs code in a signal handler. Workers die with the master (PR_SET_PDEATHSIG).
-#include "supervisor.h"
+#include "pool/supervisor.h"
 
 #include <cerrno>
 #include <chrono>
@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "log.h"
-#include "scoreboard.h"
+#include "base/config.h"
+#include "base/log.h"
+#include "metrics/scoreboard.h"
 
 namespace cms {
 

@@ -1,7 +1,7 @@
 // The worker's event loop over the listening socket and the kept connections (epoll), the
 // per-connection read/write timeouts that libfcgi lacks, and the graceful stop. libfcgi parses
 // each request: a connection is handed to FCGX_Accept_r only when it has bytes to read.
-#include "worker.h"
+#include "pool/worker.h"
 
 #include <atomic>
 #include <cerrno>
@@ -27,10 +27,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "fcgi_loop.h"
-#include "log.h"
-#include "scoreboard.h"
+#include "base/config.h"
+#include "http/pipeline.h"
+#include "base/log.h"
+#include "metrics/scoreboard.h"
 
 namespace cms {
 

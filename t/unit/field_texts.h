@@ -4,7 +4,7 @@
 
 #include <json/json.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 inline Json::Value shipped_field_texts(const cms::ApiError &error) {
     static const cms::Messages messages = cms::Messages::load("conf/code-message.properties");

@@ -1,7 +1,7 @@
-// Unit tests for src/archive.cpp: what TarWriter writes, TarReader reads back with the same
+// Unit tests for src/cli/archive.cpp: what TarWriter writes, TarReader reads back with the same
 // SHA-256s (a long name through the prefix field included), and any damaged
 // byte, short archive or trailing data is refused.
-#include "archive.h"
+#include "cli/archive.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "digest.h"
+#include "base/digest.h"
 
 namespace {
 

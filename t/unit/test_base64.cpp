@@ -1,6 +1,6 @@
-// Unit tests for src/base64.cpp: RFC 4648 vectors, round trips, and strict rejection of every
+// Unit tests for src/base/base64.cpp: RFC 4648 vectors, round trips, and strict rejection of every
 // spelling a lenient decoder would accept.
-#include "base64.h"
+#include "base/base64.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,7 +1,7 @@
-// Unit tests for src/behaviour_log.cpp's render_log_template: each {user.*} placeholder, HTML
+// Unit tests for src/http/behaviour_log.cpp's render_log_template: each {user.*} placeholder, HTML
 // escaping of the values, unknown and absent values, and text that is not a placeholder.
-#include "behaviour_log.h"
-#include "context.h"
+#include "http/behaviour_log.h"
+#include "http/context.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,9 +1,9 @@
-// Unit tests for src/captcha.cpp: the key derivation and the sealed tag, checked against a vector
+// Unit tests for src/auth/captcha.cpp: the key derivation and the sealed tag, checked against a vector
 // made with Python's cryptography package (HKDF-SHA256, AES-256-GCM), and every way a tag can be
 // altered, cut or made under another key.
-#include "captcha.h"
+#include "auth/captcha.h"
 
-#include "base64.h"
+#include "base/base64.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,8 +1,8 @@
-// Unit tests for src/captcha_image.cpp: a PNG of the announced size, small enough for a data:
+// Unit tests for src/auth/captcha_image.cpp: a PNG of the announced size, small enough for a data:
 // URL, different each time for one code, and no picture for a code it cannot hold.
-#include "captcha_image.h"
+#include "auth/captcha_image.h"
 
-#include "captcha.h"
+#include "auth/captcha.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,6 +1,6 @@
-// Unit tests for src/config.cpp: defaults, the file parser and its errors (file, line, key),
+// Unit tests for src/base/config.cpp: defaults, the file parser and its errors (file, line, key),
 // bounds, CMS_<KEY> overrides from a local environment block, and the start-up checks.
-#include "config.h"
+#include "base/config.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

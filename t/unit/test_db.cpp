@@ -1,6 +1,6 @@
-// Unit tests for the pure part of src/db.cpp: LIKE patterns that match text literally. The rest of
+// Unit tests for the pure part of src/db/db.cpp: LIKE patterns that match text literally. The rest of
 // the database layer runs against MariaDB in the black-box tests.
-#include "db.h"
+#include "db/db.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,6 +1,6 @@
-// Unit tests for src/digest.cpp: SHA-256 and MD5 as lower-case hex, checked against the
+// Unit tests for src/base/digest.cpp: SHA-256 and MD5 as lower-case hex, checked against the
 // published test vectors (FIPS 180-2 for "abc", RFC 1321 for MD5).
-#include "digest.h"
+#include "base/digest.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

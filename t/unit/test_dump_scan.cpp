@@ -1,7 +1,7 @@
-// Unit tests for src/dump_scan.cpp: rows per table, the lin_file rows and the binary-log position
+// Unit tests for src/db/dump_scan.cpp: rows per table, the lin_file rows and the binary-log position
 // read from mariadb-dump output as mariadb-dump 10.11 writes it (rows of one INSERT on several
 // lines, quotes and backslash escapes inside strings).
-#include "dump_scan.h"
+#include "db/dump_scan.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,6 +1,6 @@
-// Unit tests for src/env_file.cpp: KEY=VALUE lines into the environment, comments and quotes, a
+// Unit tests for src/base/env_file.cpp: KEY=VALUE lines into the environment, comments and quotes, a
 // malformed line refused with its file and line.
-#include "env_file.h"
+#include "base/env_file.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

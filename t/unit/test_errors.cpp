@@ -1,6 +1,6 @@
-// Unit tests for src/errors.cpp: the message table parser (escapes, comments, malformed lines),
+// Unit tests for src/base/errors.cpp: the message table parser (escapes, comments, malformed lines),
 // text fallbacks, and the envelope that error_envelope builds from an ApiError.
-#include "errors.h"
+#include "base/errors.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,7 +1,7 @@
-// Unit tests for src/json.cpp: parse_object accepts one JSON object and rejects every other body
+// Unit tests for src/base/json.cpp: parse_object accepts one JSON object and rejects every other body
 // with 400/10030 and the text code that names the problem; write() is compact UTF-8.
-#include "errors.h"
-#include "json.h"
+#include "base/errors.h"
+#include "base/json.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

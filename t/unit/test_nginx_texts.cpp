@@ -1,6 +1,6 @@
-// Unit tests for src/nginx_texts.cpp: a text as the value of an nginx `set` inside a JSON body
+// Unit tests for src/http/nginx_texts.cpp: a text as the value of an nginx `set` inside a JSON body
 // (quotes, backslashes, $, control characters), and the include of the codes nginx answers.
-#include "nginx_texts.h"
+#include "http/nginx_texts.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

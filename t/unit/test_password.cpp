@@ -1,6 +1,6 @@
-// Unit tests for src/password.cpp: the seed hashes of the three Lin CMS backends, published Argon2
+// Unit tests for src/auth/password.cpp: the seed hashes of the three Lin CMS backends, published Argon2
 // vectors, malformed or costly stored values, and the Argon2id hashes we write ourselves.
-#include "password.h"
+#include "auth/password.h"
 
 #include <argon2.h>
 #include <cppunit/extensions/HelperMacros.h>

@@ -1,7 +1,7 @@
-// Unit tests for src/request.cpp: the path and request line from fake CGI parameters, the body
+// Unit tests for src/http/request.cpp: the path and request line from fake CGI parameters, the body
 // with its CONTENT_LENGTH edge cases and cap, and decoded query values.
-#include "errors.h"
-#include "request.h"
+#include "base/errors.h"
+#include "http/request.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,6 +1,6 @@
-// Unit tests for src/response.cpp: the exact CGI bytes (Status line, headers in order,
+// Unit tests for src/http/response.cpp: the exact CGI bytes (Status line, headers in order,
 // Content-Length in bytes, blank line, body) that go to the web server.
-#include "response.h"
+#include "http/response.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

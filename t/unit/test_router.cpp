@@ -1,9 +1,9 @@
-// Unit tests for src/router.cpp: matching over a small local table (captures, literal over
+// Unit tests for src/http/router.cpp: matching over a small local table (captures, literal over
 // parameter, 404 and 405 with Allow), declared permissions, body caps, and two facts of the
 // shipped table.
-#include "config.h"
-#include "response.h"
-#include "router.h"
+#include "base/config.h"
+#include "http/response.h"
+#include "http/router.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

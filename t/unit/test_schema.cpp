@@ -1,6 +1,6 @@
-// Unit tests for src/schema.cpp: recognising a database by its tables and recorded version, and
+// Unit tests for src/db/schema.cpp: recognising a database by its tables and recorded version, and
 // the plan of migration files between two versions.
-#include "schema.h"
+#include "db/schema.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,10 +1,10 @@
-// Unit tests for src/scoreboard.cpp and src/status_page.cpp: the bounded label tables, a
+// Unit tests for src/metrics/scoreboard.cpp and src/metrics/status_page.cpp: the bounded label tables, a
 // request counted into a slot and read back as JSON and as Prometheus and OpenMetrics text
 // (cumulative buckets, _total names, # EOF), and a dead worker's slot given back.
-#include "config.h"
-#include "router.h"
-#include "scoreboard.h"
-#include "status_page.h"
+#include "base/config.h"
+#include "http/router.h"
+#include "metrics/scoreboard.h"
+#include "metrics/status_page.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 
@@ -52,18 +52,20 @@ class StatusPageTest : public CppUnit::TestFixture {
     void setUp() override {
         config_.workers = 2;
         config_.worker_threads = 2;
-        board_ = Scoreboard::create(config_, -1);
+        board_ = Scoreboard::create(config_, -1, cms::route_templates(cms::route_table()));
         CPPUNIT_ASSERT(board_ != nullptr);
     }
 
     void routes_of_one_path_share_a_template_and_none_is_unmatched() {
-        uint16_t get = cms::template_index(route_of("GET", "/v1/book/{id}"));
-        uint16_t put = cms::template_index(route_of("PUT", "/v1/book/{id}"));
+        uint16_t get = router_.template_index(route_of("GET", "/v1/book/{id}"));
+        uint16_t put = router_.template_index(route_of("PUT", "/v1/book/{id}"));
         CPPUNIT_ASSERT_EQUAL(get, put);
-        CPPUNIT_ASSERT_EQUAL(std::string("/v1/book/{id}"), cms::route_templates()[get]);
+        CPPUNIT_ASSERT_EQUAL(std::string("/v1/book/{id}"), board_->templates()[get]);
         CPPUNIT_ASSERT_EQUAL(std::string("unmatched"),
-                             cms::route_templates()[cms::template_index(nullptr)]);
-        CPPUNIT_ASSERT(cms::route_templates().size() <= cms::k_max_templates);
+                             board_->templates()[router_.template_index(nullptr)]);
+        cms::Route stranger{"GET", "/v1/book/{id}", cms::Access::everyone, {}, nullptr};
+        CPPUNIT_ASSERT_EQUAL(router_.template_index(nullptr), router_.template_index(&stranger));
+        CPPUNIT_ASSERT(board_->templates().size() <= cms::k_max_templates);
     }
 
     void statuses_and_methods_outside_the_tables_are_other() {
@@ -139,12 +141,13 @@ class StatusPageTest : public CppUnit::TestFixture {
     void count_one(size_t worker, size_t thread, int64_t us) {
         Meter meter(*board_, worker, thread);
         meter.begin();
-        meter.count(cms::template_index(route_of("GET", "/v1/book/{id}")), cms::method_index("GET"),
-                    200, us);
+        meter.count(router_.template_index(route_of("GET", "/v1/book/{id}")),
+                    cms::method_index("GET"), 200, us);
         meter.done(true);
     }
 
     Config config_;
+    cms::Router router_{cms::route_table()};
     std::unique_ptr<Scoreboard> board_;
 };
 

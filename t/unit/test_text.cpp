@@ -1,6 +1,6 @@
-// Unit tests for src/text.cpp: hex digits and bytes as hex, %XX escaping with a chosen byte class,
+// Unit tests for src/base/text.cpp: hex digits and bytes as hex, %XX escaping with a chosen byte class,
 // ASCII lower case.
-#include "text.h"
+#include "base/text.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

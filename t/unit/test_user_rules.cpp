@@ -1,8 +1,8 @@
-// Unit tests for src/user_rules.cpp: the new-password pattern at its length boundaries and symbols,
+// Unit tests for src/api/user_rules.cpp: the new-password pattern at its length boundaries and symbols,
 // the confirmation, the e-mail shape, and name lengths counted in characters (survey §2.4 texts).
-#include "errors.h"
+#include "base/errors.h"
 #include "field_texts.h"
-#include "user_rules.h"
+#include "api/user_rules.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,6 +1,6 @@
-// Unit tests for src/utf8.cpp: characters of every length count as one, the first and last code
+// Unit tests for src/base/utf8.cpp: characters of every length count as one, the first and last code
 // points of each sequence length pass, and every ill-formed sequence of RFC 3629 is refused.
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

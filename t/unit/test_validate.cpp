@@ -1,9 +1,9 @@
-// Unit tests for src/validate.cpp: each rule at its boundaries (lengths in characters, id range),
+// Unit tests for src/http/validate.cpp: each rule at its boundaries (lengths in characters, id range),
 // the texts of missing, empty and mistyped members, and how Problems collects fields.
-#include "errors.h"
+#include "base/errors.h"
 #include "field_texts.h"
-#include "request.h"
-#include "validate.h"
+#include "http/request.h"
+#include "http/validate.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 
