@@ -58,10 +58,11 @@ $(UNIT): $(UNIT_OBJ) $(LIB)
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
-# The version of configure.ac's AC_INIT: a backup's manifest and the status page's build info.
+# The version of configure.ac's AC_INIT: --version, a backup's manifest and the status page's
+# build info.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
-src/cli/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
-src/cli/backup.o: configure.ac
+src/cli/backup.o src/cli/main.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+src/cli/backup.o src/cli/main.o: configure.ac
 src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 
 # A production build configures without CppUnit; the unit tests then say what is missing.

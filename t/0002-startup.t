@@ -98,4 +98,36 @@ test_expect_success 'SIGUSR1 (what multiwatch sends) also ends it with status 0'
 	wait $pid
 '
 
+test_expect_success '--version prints the version of configure.ac and exits 0, whatever follows it' '
+	version=$(sed -n "s/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p" "$TOP/configure.ac") &&
+	test -n "$version" &&
+	"$APP_BIN" --version >out 2>err &&
+	echo "cms-fcgi $version" >expect &&
+	diff -u expect out &&
+	! test -s err &&
+	"$APP_BIN" --version --no-such-option >out &&
+	diff -u expect out
+'
+
+test_expect_success 'the command line: -h exits 0, an unknown or incomplete option 2, both with the usage' '
+	"$APP_BIN" -h 2>err && grep -q "^usage: cms-fcgi" err &&
+	"$APP_BIN" --help 2>err && grep -q "^usage: cms-fcgi" err &&
+	for args in --no-such-option "-c" "--listen" "--get" "--restore" "-t --env" \
+		"--db-admin me -t" "-c $TRASH/good.conf --db-admin me"; do
+		rc=0 &&
+		"$APP_BIN" $args >out 2>err || rc=$? &&
+		{ [ "$rc" -eq 2 ] || { echo "$args: exit $rc"; false; }; } &&
+		grep -q "^usage: cms-fcgi" err || return 1
+	done
+'
+
+test_expect_success 'the command line: of several commands the first of the table runs (--get before -t, --restore before --backup)' '
+	"$APP_BIN" -c "$TRASH/good.conf" -t --get db_name >out 2>err &&
+	echo "$DB_NAME" >expect &&
+	diff -u expect out &&
+	! "$APP_BIN" -c "$TRASH/good.conf" --backup "$TRASH/b" --restore "$TRASH/none.tar" 2>err &&
+	grep -q "none.tar" err &&
+	! test -e "$TRASH/b"
+'
+
 test_done

@@ -8,11 +8,17 @@
 
 #include <errmsg.h>
 #include <mysqld_error.h>
+#include <openssl/crypto.h>
 
 #include "base/config.h"
 #include "db/db_health.h"
 #include "base/log.h"
 #include "metrics/scoreboard.h"
+
+// libmariadb's port for a connect that gives none (ours all give db_port). Only its static
+// archive exports it, hence weak: a build against the shared library (sanitizers,
+// --enable-static-binary=no) links too, and keeps the look-up that setting it skips.
+extern "C" unsigned int mysql_port __attribute__((weak));
 
 namespace cms::db {
 
@@ -554,6 +560,27 @@ void Connection::rollback() noexcept {
         log_error(std::string("cannot roll back: ") + mysql_error(mysql_));
         drop(); // a connection in an unknown transaction state is not reused
     }
+}
+
+ClientLibrary::ClientLibrary() {
+    if (OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+                                OPENSSL_INIT_NO_ADD_ALL_DIGESTS |
+                                OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS | OPENSSL_INIT_NO_ATEXIT,
+                            nullptr) != 1)
+        return;
+    if (&mysql_port != nullptr)
+        mysql_port = 3306;
+    ok_ = mysql_library_init(0, nullptr, nullptr) == 0;
+}
+
+ClientLibrary::~ClientLibrary() {
+    if (ok_)
+        mysql_library_end();
+}
+
+void ClientLibrary::require() const {
+    if (!ok_)
+        throw std::runtime_error("cannot initialise the MariaDB client library");
 }
 
 } // namespace cms::db

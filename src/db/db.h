@@ -265,4 +265,29 @@ bool is_connection_error(unsigned errnum);
 // is down or frozen, and a retry would only double the wait.
 bool stale_failure(std::chrono::steady_clock::duration took);
 
+// The MariaDB client library, started for the life of the guard and ended after it (each mode of
+// the program holds one around its connections). Started without what this program never uses:
+// libmariadb's TLS start-up would read openssl.cnf and register every legacy cipher, digest and
+// error string by name (the database is reached without TLS; the app fetches HMAC and names its
+// digests directly), and without libmariadb's mysql_port it would look the "mysql" service up
+// through NSS in /etc/services. A tenth of a CGI request's start. Without openssl.cnf the app's
+// own HMAC, SHA-256 and random numbers also run without a system-wide OpenSSL policy (FIPS
+// provider, security level): they use OpenSSL's defaults. OpenSSL itself is never cleaned up:
+// the exit frees what it holds anyway.
+class ClientLibrary {
+  public:
+    ClientLibrary();
+    ~ClientLibrary();
+    ClientLibrary(const ClientLibrary &) = delete;
+    ClientLibrary &operator=(const ClientLibrary &) = delete;
+
+    // False when OpenSSL or the client library could not start.
+    bool ok() const { return ok_; }
+    // Throws std::runtime_error when it could not.
+    void require() const;
+
+  private:
+    bool ok_ = false;
+};
+
 } // namespace cms::db

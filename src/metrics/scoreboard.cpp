@@ -1,6 +1,6 @@
-// The scoreboard's memory, the master's records of worker starts and deaths, the label tables,
-// and the listen queue read from the kernel. Nothing here is formatted for a client
-// (status_page.cpp does that).
+// The scoreboard's memory, the master's records of worker starts and deaths and the label tables;
+// the listen queue is read by the function the pool hands over. Nothing here is formatted for a
+// client (status_page.cpp does that).
 #include "metrics/scoreboard.h"
 
 #include <chrono>
@@ -8,15 +8,7 @@
 #include <ctime>
 #include <new>
 
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/sock_diag.h>
-#include <linux/unix_diag.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,55 +34,6 @@ void raise_to(std::atomic<int64_t> &max, int64_t value) {
 size_t worker_size(size_t threads) {
     size_t size = offsetof(WorkerSlot, threads) + threads * sizeof(ThreadSlot);
     return (size + 63) / 64 * 64; // slots of two workers never share a cache line
-}
-
-// A unix socket's queue, by its inode, through NETLINK_SOCK_DIAG (UNIX_DIAG_RQLEN).
-bool unix_listen_queue(int fd, int64_t &now, int64_t &limit) {
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return false;
-    int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-    if (nl < 0)
-        return false;
-    struct {
-        struct nlmsghdr header;
-        struct unix_diag_req request;
-    } ask;
-    std::memset(&ask, 0, sizeof ask);
-    ask.header.nlmsg_len = sizeof ask;
-    ask.header.nlmsg_type = SOCK_DIAG_BY_FAMILY;
-    ask.header.nlmsg_flags = NLM_F_REQUEST;
-    ask.request.sdiag_family = AF_UNIX;
-    ask.request.udiag_states = 1 << 10; // TCP_LISTEN
-    ask.request.udiag_ino = static_cast<unsigned>(st.st_ino);
-    ask.request.udiag_show = UDIAG_SHOW_RQLEN;
-    ask.request.udiag_cookie[0] = ask.request.udiag_cookie[1] = ~0u; // INET_DIAG_NOCOOKIE
-    struct sockaddr_nl kernel;
-    std::memset(&kernel, 0, sizeof kernel);
-    kernel.nl_family = AF_NETLINK;
-    bool found = false;
-    if (sendto(nl, &ask, sizeof ask, 0, reinterpret_cast<sockaddr *>(&kernel), sizeof kernel) ==
-        static_cast<ssize_t>(sizeof ask)) {
-        alignas(nlmsghdr) char buf[8192];
-        ssize_t n = recv(nl, buf, sizeof buf, 0);
-        auto *h = reinterpret_cast<nlmsghdr *>(buf);
-        if (n > 0 && NLMSG_OK(h, static_cast<unsigned>(n)) &&
-            h->nlmsg_type == SOCK_DIAG_BY_FAMILY) {
-            auto *msg = static_cast<unix_diag_msg *>(NLMSG_DATA(h));
-            int len = static_cast<int>(h->nlmsg_len - NLMSG_LENGTH(sizeof *msg));
-            for (auto *attr = reinterpret_cast<rtattr *>(msg + 1); RTA_OK(attr, len);
-                 attr = RTA_NEXT(attr, len)) {
-                if (attr->rta_type != UNIX_DIAG_RQLEN)
-                    continue;
-                auto *rq = static_cast<unix_diag_rqlen *>(RTA_DATA(attr));
-                now = rq->udiag_rqueue;
-                limit = rq->udiag_wqueue;
-                found = true;
-            }
-        }
-    }
-    close(nl);
-    return found;
 }
 
 } // namespace
@@ -128,7 +71,8 @@ const char *unavailable_name(Unavailable cause) {
 }
 
 std::unique_ptr<Scoreboard> Scoreboard::create(const Config &config, int listen_fd,
-                                               std::vector<std::string> templates) {
+                                               std::vector<std::string> templates,
+                                               QueueReader queue) {
     size_t workers = static_cast<size_t>(config.workers);
     size_t threads = static_cast<size_t>(config.worker_threads);
     size_t head = (sizeof(PoolSlots) + 63) / 64 * 64;
@@ -138,6 +82,7 @@ std::unique_ptr<Scoreboard> Scoreboard::create(const Config &config, int listen_
         return nullptr;
     std::unique_ptr<Scoreboard> board(new Scoreboard());
     board->templates_ = std::move(templates);
+    board->queue_ = queue;
     board->pool_ = new (block) PoolSlots();
     board->workers_ = static_cast<char *>(block) + head;
     PoolSlots &pool = *board->pool_;
@@ -192,27 +137,12 @@ void Scoreboard::died(size_t index, int status) {
 
 void Scoreboard::sample_listen_queue() {
     int64_t now = 0, limit = 0;
-    if (listen_queue(pool_->listen_fd, now, limit))
+    if (listen_queue(now, limit))
         raise_to(pool_->listen_queue_max, now);
 }
 
-bool listen_queue(int fd, int64_t &now, int64_t &limit) {
-    if (fd < 0)
-        return false;
-    struct sockaddr_storage address;
-    socklen_t length = sizeof address;
-    if (getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0)
-        return false;
-    if (address.ss_family == AF_UNIX)
-        return unix_listen_queue(fd, now, limit);
-    // A listening TCP socket's tcpi_unacked is its accept queue now, tcpi_sacked its backlog.
-    struct tcp_info info;
-    socklen_t info_length = sizeof info;
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &info_length) != 0)
-        return false;
-    now = info.tcpi_unacked;
-    limit = info.tcpi_sacked;
-    return true;
+bool Scoreboard::listen_queue(int64_t &now, int64_t &limit) const {
+    return queue_ != nullptr && queue_(pool_->listen_fd, now, limit);
 }
 
 uint8_t method_index(std::string_view method) {

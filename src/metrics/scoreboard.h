@@ -103,9 +103,12 @@ class Scoreboard {
     // Shared memory for config.workers slots of config.worker_threads threads, made before the
     // first fork; the mapping is never unmapped, the handle is the caller's. nullptr when mmap
     // fails (the pool runs without it).
-    // templates are the route labels, the last one "unmatched" (route_templates of the router).
+    // templates are the route labels, the last one "unmatched" (route_templates of the router);
+    // queue reads the listening socket's queue now and its limit (the pool's listen_queue).
+    using QueueReader = bool (*)(int fd, int64_t &now, int64_t &limit);
     static std::unique_ptr<Scoreboard> create(const Config &config, int listen_fd,
-                                              std::vector<std::string> templates);
+                                              std::vector<std::string> templates,
+                                              QueueReader queue);
 
     PoolSlots &pool() { return *pool_; }
     const PoolSlots &pool() const { return *pool_; }
@@ -117,6 +120,8 @@ class Scoreboard {
     void died(size_t index, int status);
     // Reads the listen queue and raises its maximum; the master calls it about once a second.
     void sample_listen_queue();
+    // The listen queue now and its limit; false when the kernel does not tell.
+    bool listen_queue(int64_t &now, int64_t &limit) const;
 
     // The route labels, by template index.
     const std::vector<std::string> &templates() const { return templates_; }
@@ -124,15 +129,12 @@ class Scoreboard {
   private:
     PoolSlots *pool_ = nullptr;
     std::vector<std::string> templates_;
+    QueueReader queue_ = nullptr;
     char *workers_ = nullptr;
 };
 
 uint8_t method_index(std::string_view method);
 size_t status_index(int status);
-
-// The listening socket's queue now and its length limit (TCP_INFO for TCP, sock_diag for a unix
-// socket, as php-fpm reads them); false when the kernel does not tell.
-bool listen_queue(int fd, int64_t &now, int64_t &limit);
 
 // The monotonic clock in microseconds.
 int64_t monotonic_us();

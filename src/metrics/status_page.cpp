@@ -74,7 +74,7 @@ void sum(const Scoreboard &board, Totals &t) {
         t.body_too_large += get(c.body_too_large);
         t.slow_requests += get(c.slow_requests);
     }
-    if (!listen_queue(pool.listen_fd, t.listen_now, t.listen_limit))
+    if (!board.listen_queue(t.listen_now, t.listen_limit))
         t.listen_now = t.listen_limit = -1;
 }
 

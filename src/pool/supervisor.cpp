@@ -19,6 +19,7 @@
 #include "base/config.h"
 #include "base/log.h"
 #include "metrics/scoreboard.h"
+#include "pool/sockets.h"
 
 namespace cms {
 
@@ -223,13 +224,12 @@ void Supervisor::restart() {
     log_info("restarting: re-executing " + std::string(exe_) +
              "; the current workers finish what they were handed");
     signal_all(SIGTERM);
-    std::string fd = std::to_string(listen_fd_);
-    setenv(k_inherited_socket_env, fd.c_str(), 1);
+    hand_over_socket(listen_fd_);
     sigprocmask(SIG_SETMASK, &original_, nullptr);
     execv(exe_, argv_);
     // Still this program: its workers were told to stop, and their slots start new ones.
     sigprocmask(SIG_BLOCK, &handled_, nullptr);
-    unsetenv(k_inherited_socket_env);
+    take_back_socket();
     log_error(std::string("cannot re-execute '") + exe_ + "': " + std::strerror(errno));
 }
 

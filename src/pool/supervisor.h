@@ -16,10 +16,6 @@ class Scoreboard;
 // scoreboard; returns its exit status.
 using WorkerMain = std::function<int(int listen_fd, size_t slot)>;
 
-// The environment variable through which a re-executed master learns which descriptor is the
-// listening socket it already holds.
-constexpr const char *k_inherited_socket_env = "CMS_SUPERVISOR_SOCKET";
-
 // Supervises config.workers processes running worker_main until a stop signal; a restart
 // re-executes exe with argv. Records starts, deaths and the listen queue in board (if any).
 // Returns the exit status.

@@ -52,7 +52,7 @@ class StatusPageTest : public CppUnit::TestFixture {
     void setUp() override {
         config_.workers = 2;
         config_.worker_threads = 2;
-        board_ = Scoreboard::create(config_, -1, cms::route_templates(cms::route_table()));
+        board_ = Scoreboard::create(config_, -1, cms::route_templates(cms::route_table()), nullptr);
         CPPUNIT_ASSERT(board_ != nullptr);
     }
 
