@@ -1,6 +1,15 @@
 // One request (FastCGI or CGI): dispatch with authorization and, for routes that write, the
 // transaction with its behaviour-log row and Idempotency-Key; the catch that turns every failure
 // into an envelope, the retries of transient database failures, CORS headers and the access log.
+//
+// The steps, outermost first, each in one function:
+//   serve_fastcgi, run_cgi  the request's streams: its parameters and body in, the bytes out
+//   measured                the request id, the access and slow-request logs, the scoreboard
+//   answer_or_envelope      the one catch: every failure an envelope; a lost connection or a
+//                           deadlock runs the request again, on a fresh Ctx
+//   dispatch                route match, 404/405/preflight, authorize, the body read and capped
+//   run_in_transaction      the handler, for a route that writes inside a transaction with its
+//                           behaviour-log row and Idempotency-Key answer
 #include "http/pipeline.h"
 
 #include <chrono>
@@ -180,8 +189,8 @@ std::string log_tag(const Request &req) {
 // Dispatches and turns every failure into an envelope. The body is read once, so a request can
 // run again: once on a fresh connection when a stale one was lost before anything was written,
 // and a few times after a deadlock that left nothing committed.
-Response answer(Service &svc, Request &req, const ParamLookup &param, const BodyReader &reader,
-                Outcome &out) {
+Response answer_or_envelope(Service &svc, Request &req, const ParamLookup &param,
+                            const BodyReader &reader, Outcome &out) {
     int deadlocks = 0;
     for (int attempt = 0;; ++attempt) {
         Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, svc.json, nullptr, std::nullopt,
@@ -317,14 +326,15 @@ void drain(const BodyReader &reader) {
     }
 }
 
-Response serve(Service &svc, const ParamLookup &param, const BodyReader &reader) {
+// Answers the request and accounts for it: the request id, the logs and the scoreboard.
+Response measured(Service &svc, const ParamLookup &param, const BodyReader &reader) {
     Request req = read_request_head(param);
     log_request_id(&req.request_id);
     svc.db.reset_stats();
     Outcome out;
     if (svc.meter != nullptr)
         svc.meter->state(ThreadState::handler);
-    Response res = answer(svc, req, param, reader, out);
+    Response res = answer_or_envelope(svc, req, param, reader, out);
     add_cors_headers(svc.config, req, res);
     res.header("X-Request-Id", req.request_id);
     auto elapsed = std::chrono::steady_clock::now() - req.started;
@@ -365,13 +375,13 @@ void serve_fastcgi(Service &svc, FCGX_Request &fr) {
         int got = FCGX_GetStr(buf, static_cast<int>(n), fr.in);
         return got > 0 ? static_cast<size_t>(got) : 0;
     };
-    std::string out = serve(svc, param, reader).serialize();
+    std::string out = measured(svc, param, reader).serialize();
     FCGX_PutStr(out.data(), static_cast<int>(out.size()), fr.out);
     drain(reader);
 }
 
 int run_cgi(Service &svc) {
-    return answer_cgi(serve(svc, cgi_param, read_stdin), read_stdin);
+    return answer_cgi(measured(svc, cgi_param, read_stdin), read_stdin);
 }
 
 int fail_cgi() {
