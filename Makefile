@@ -1,7 +1,7 @@
 # cms-fcgi top-level Makefile (hand-written). Includes config.mk, which configure writes;
 # on a fresh clone it installs what is missing and runs autoconf + configure first (what is
 # missing to build and run for `make` and `make install`; for the targets that test, all).
-# `autoreconf -i && ./configure && make` installs nothing (README, Installing).
+# `autoreconf -i && ./configure && make` installs nothing (doc/install.md).
 
 -include config.mk
 
@@ -127,7 +127,7 @@ run: deps
 stop:
 	@scripts/stop
 
-# Backup and restore of the make run instance (README, "Backup and restore"): an archive in
+# Backup and restore of the make run instance (doc/operations.md): an archive in
 # var/backups/; make restore BACKUP=PATH [UNTIL='YYYY-MM-DD HH:MM:SS'] replaces the instance's
 # database and files with it.
 backup: $(BIN)
@@ -136,7 +136,7 @@ backup: $(BIN)
 restore: $(BIN)
 	@scripts/restore "$(BACKUP)" "$(UNTIL)"
 
-# The README's "Scaling out" setup on loopback: 3 Galera nodes, 2 pools, nginx over both.
+# doc/scaling.md's setup on loopback: 3 Galera nodes, 2 pools, nginx over both.
 cluster: deps
 	$(MAKE) $(BIN)
 	@scripts/cluster
@@ -177,12 +177,12 @@ fuzz-merge: $(FUZZ_BIN)
 docs: deps
 	scripts/docs
 
-# The mutation survey: each bug of mutants/list planted in turn in a scratch copy, built, and
-# the tests it names run; fails when one survives (M="name ..." runs some). Slow: see README.
+# The mutation run: each bug of mutants/list planted in turn in a scratch copy, built, and
+# the tests it names run; fails when one survives (M="name ..." runs some). Slow: doc/hacking.md.
 mutants: $(BIN) $(UNIT)
 	scripts/mutants $(M)
 
-# Rules of STYLE.md that grep can check.
+# Rules of doc/hacking.md (Style, Layout) that grep can check.
 lint:
 	scripts/lint
 

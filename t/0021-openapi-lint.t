@@ -32,7 +32,7 @@ def walk(node):
     if isinstance(node, dict):
         v = node.get(\"value\")
         if isinstance(v, dict) and \"code\" in v and isinstance(v.get(\"message\"), str):
-            # 10030 names the problem with the text of another code (api.md: malformed JSON).
+            # 10030 names the problem with the text of another code (doc/api.md §2: malformed JSON).
             if texts.get(str(v[\"code\"])) != v[\"message\"] and not (v[\"code\"] == 10030 and v[\"message\"] in texts.values()):
                 bad.append(v)
         for child in node.values():

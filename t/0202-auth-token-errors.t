@@ -168,7 +168,7 @@ test_expect_success 'an expired access token answers 401 10051 "access token 过
 	expect_json .request "GET /cms/user/information"
 '
 
-test_expect_success 'the interface.md example: GET /cms/admin/group/all with an expired token, whole body' '
+test_expect_success 'the doc/api.md §3 example: GET /cms/admin/group/all with an expired token, whole body' '
 	cat >expected.json <<-\EOF &&
 	{"code":10051,"message":"access token 过期","request":"GET /cms/admin/group/all"}
 	EOF

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='the Lin CMS password hash formats (survey 5.5) log in, and are re-hashed to Argon2id on success'
+test_description='the Lin CMS password hash formats (doc/lin-cms.md §5.5) log in, and are re-hashed to Argon2id on success'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -7,7 +7,7 @@ start_db
 start_app login_max_failures=1000 login_captcha=off
 start_nginx
 
-# The three verified vectors of survey 5.5, each for the password 123456.
+# The three verified vectors of doc/lin-cms.md §5.5, each for the password 123456.
 SPRING='pbkdf2sha256:64000:18:24:n:yUnDokcNRbwILZllmUOItIyo9MnI00QW:6ZcPf+sfzyoygOU8h/GSoirF'
 KOA='sha1$c419e500$1$84869e5560ebf3de26b6690386484929456d6c07'
 KOA3='sha1$c419e500$3$4bfb9fdd94435f711a03c906635a6f95dbe5994a'

@@ -3,7 +3,7 @@ test_description='sql/migrate turns a Lin CMS Koa database (delete_time only) in
 . "$(dirname "$0")/lib.sh"
 . "$TOP/t/fixtures/migrate/helpers.sh"
 
-# The Koa hash of 123456 (lincms-survey.md §5.5 b).
+# The Koa hash of 123456 (doc/lin-cms.md §5.5 b).
 KOA_HASH='sha1$c419e500$1$84869e5560ebf3de26b6690386484929456d6c07'
 
 start_db

@@ -3,7 +3,7 @@ test_description='sql/migrate turns a Lin CMS Flask database into ours, also aft
 . "$(dirname "$0")/lib.sh"
 . "$TOP/t/fixtures/migrate/helpers.sh"
 
-# The werkzeug hash of 123456 (lincms-survey.md §5.5 c).
+# The werkzeug hash of 123456 (doc/lin-cms.md §5.5 c).
 FLASK_HASH='pbkdf2:sha256:260000$LinCmsTestSalt16$06a1f4626f0a24d07f14b74ba910bfb3e911cf93fed90abafbd6aadfbd5a8e3c'
 
 start_db

@@ -3,7 +3,7 @@ test_description='sql/migrate: what it refuses, and live duplicates resolved bef
 . "$(dirname "$0")/lib.sh"
 . "$TOP/t/fixtures/migrate/helpers.sh"
 
-# The Spring Boot hash of 123456 (lincms-survey.md §5.5 a).
+# The Spring Boot hash of 123456 (doc/lin-cms.md §5.5 a).
 SPRING_HASH='pbkdf2sha256:64000:18:24:n:yUnDokcNRbwILZllmUOItIyo9MnI00QW:6ZcPf+sfzyoygOU8h/GSoirF'
 
 start_db

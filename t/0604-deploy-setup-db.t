@@ -1,21 +1,21 @@
 #!/bin/sh
-test_description='README Deploying steps 2 to 4, each in a shell of its own: the database, an account with the password of cms.env, root'"'"'s password, a pool that logs in'
+test_description='doc/deploy-nginx.md steps 2 to 4, each in a shell of its own: the database, an account with the password of cms.env, root'"'"'s password, a pool that logs in'
 . "$(dirname "$0")/lib.sh"
 
 start_db
 
-# The README's database and account names, made unique on a shared server.
+# doc/deploy-nginx.md's database and account names, made unique on a shared server.
 D=${DB_NAME}_d
 U=${DB_NAME}_u
 # A database whose name matches D's with a wildcard _: never the account's.
 OTHER=${DB_NAME}xd
 test_atexit "svc_sql '$DB_SOCKET' -e \"DROP DATABASE IF EXISTS \\\`$D\\\`; DROP DATABASE IF EXISTS \\\`$OTHER\\\`; DROP USER IF EXISTS '$U'@'localhost'\""
 
-# The README's commands of Deploying step $1 (the sh block of "N. ..."), with /etc/cms-fcgi
+# The commands of doc/deploy-nginx.md's step $1 (the sh block of "N. ..."), with /etc/cms-fcgi
 # moved to $TRASH/etc and MariaDB's root to this server's administrator; what only a real
 # host does (chgrp, editor, systemctl) is left out.
 readme_step () {
-	sed -n "/^### nginx + systemd/,/^### /p" "$TOP/README.md" |
+	sed -n "/^### nginx + systemd/,/^### /p" "$TOP/doc/deploy-nginx.md" |
 		sed -n "/^$1\\. /,/^$(($1 + 1))\\. /p" |
 		sed -n '/^   ```sh$/,/^   ```$/p' | sed -e '/```/d' -e 's/^   //' |
 		sed -e '/^chgrp /d' -e '/^editor /d' -e '/^systemctl /d' \

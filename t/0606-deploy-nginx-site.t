@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='README Deploying step 5 on a copy of Debian'"'"'s /etc/nginx: the site is port 80'"'"'s default server, so any Host and malformed requests get JSON'
+test_description='doc/deploy-nginx.md step 5 on a copy of Debian'"'"'s /etc/nginx: the site is port 80'"'"'s default server, so any Host and malformed requests get JSON'
 . "$(dirname "$0")/lib.sh"
 
 [ -f /etc/nginx/nginx.conf ] && [ -f /etc/nginx/sites-available/default ] ||
@@ -32,10 +32,10 @@ to_trash () {
 		-e "s|/var/lib/cms-fcgi/assets|$FILE_STORE_DIR|" "$@"
 }
 
-# The README's step 5 as a script: paths moved as above, the installed share/ being this
+# doc/deploy-nginx.md's step 5 as a script: paths moved as above, the installed share/ being this
 # checkout, `editor` the moves of to_trash, and nginx tested and started instead of reloaded.
 readme_step5 () {
-	sed -n "/^### nginx + systemd/,/^### /p" "$TOP/README.md" | sed -n "/^5\\. /,/^6\\. /p" |
+	sed -n "/^### nginx + systemd/,/^### /p" "$TOP/doc/deploy-nginx.md" | sed -n "/^5\\. /,/^6\\. /p" |
 		sed -n '/^   ```sh$/,/^   ```$/p' | sed -e '/```/d' -e 's/^   //' |
 		sed -e "s|/usr/local/share/cms-fcgi/nginx|$TOP/nginx|g" -e "s|/etc/cms-fcgi/cms.conf|$TRASH/cms.conf|g" \
 			-e "s|/etc/nginx|$ETC|g" \

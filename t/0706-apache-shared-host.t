@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='shared hosting as Debian ships it: Apache started as root with User www-data, mod_userdir with its default options (MultiViews among them) and the AllowOverride the README names, suexec, mod_cgid and mod_fcgid; an ordinary user made for the test follows the README recipe in its home, and the app answers below ~user/api/ as a CGI program, then through mod_fcgid'
+test_description='shared hosting as Debian ships it: Apache started as root with User www-data, mod_userdir with its default options (MultiViews among them) and the AllowOverride doc/deploy-apache-shared-hosting.md names, suexec, mod_cgid and mod_fcgid; an ordinary user made for the test follows that recipe in its home, and the app answers below ~user/api/ as a CGI program, then through mod_fcgid'
 . "$(dirname "$0")/lib.sh"
 
 # Needs root: it makes a user, and suexec runs programs only for an Apache started as root.
@@ -16,7 +16,7 @@ getent passwd www-data >/dev/null || skip_all "no user www-data"
 # suexec logs every program it runs there, and runs none when it cannot.
 [ -d /var/log/apache2 ] || skip_all "no /var/log/apache2 for suexec's log"
 
-# What README "Apache CGI / mod_fcgid on shared hosting" asks of the host, and no more.
+# What doc/deploy-apache-shared-hosting.md asks of the host, and no more.
 ALLOW_OVERRIDE='FileInfo AuthConfig Options=ExecCGI,Indexes,MultiViews'
 SITE_USER=cmst$$
 SITE_HOME=/home/$SITE_USER
@@ -65,7 +65,7 @@ svc_sql "$DB_SOCKET" -e "CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8
 
 # The host: an ordinary user, and Apache as Debian configures it, with the modules a shared host
 # adds (userdir, suexec, cgid, fcgid, rewrite, headers) and userdir.conf's AllowOverride set to
-# the README's; of Debian's apache2.conf, the lines that matter here.
+# the recipe's; of Debian's apache2.conf, the lines that matter here.
 useradd --create-home --home-dir "$SITE_HOME" --shell /bin/sh --user-group "$SITE_USER" \
 	2>>"$TRASH/fixture.log" || bail_out "cannot create user $SITE_USER"
 sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $ALLOW_OVERRIDE/" "$DEBIAN_MODS/userdir.conf" \
@@ -129,7 +129,7 @@ HOST_APACHE_PID=$(svc_spawn "$APACHE_DIR/apache2.pid" "$APACHE_DIR/error.log" \
 svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/up" 100 "$HOST_APACHE_PID" 2>>"$TRASH/fixture.log" ||
 	bail_out "apache2 did not answer"
 
-# Built on a machine of one's own and staged for the host's path (README step 1), then uploaded.
+# Built on a machine of one's own and staged for the host's path (the recipe's step 1), then uploaded.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$TOP" --no-print-directory install \
 	DESTDIR="$TRASH/stage" PREFIX="$SITE_HOME/cms" >>"$TRASH/fixture.log" 2>&1 ||
 	bail_out "make install DESTDIR=... PREFIX=$SITE_HOME/cms failed"
@@ -142,13 +142,13 @@ test_expect_success 'setup: the host is Debian'"'"'s userdir (MultiViews on, PUT
 	grep -q "suEXEC mechanism enabled" "$APACHE_DIR/error.log"
 '
 
-test_expect_success 'setup: the README and both .htaccess examples name the AllowOverride of this host' '
-	grep -qF "AllowOverride $ALLOW_OVERRIDE" "$TOP/README.md" &&
+test_expect_success 'setup: the recipe and both .htaccess examples name the AllowOverride of this host' '
+	grep -qF "AllowOverride $ALLOW_OVERRIDE" "$TOP/doc/deploy-apache-shared-hosting.md" &&
 	grep -qF "AllowOverride $ALLOW_OVERRIDE" "$TOP/apache/htaccess-cgi.example" &&
 	grep -qF "AllowOverride $ALLOW_OVERRIDE" "$TOP/apache/htaccess-fcgid.example"
 '
 
-# README steps 2 and 3, as the user, the editor's part done by sed.
+# The recipe's steps 2 and 3, as the user, the editor's part done by sed.
 test_expect_success 'the user installs into its home, writes ~/.config/cms-fcgi/cms.conf and sets up the database' '
 	as_site_user "
 		chmod 711 ~
@@ -190,7 +190,7 @@ site_login () {
 	test -s "$TRASH/token"
 }
 
-# The checks the brief of the README recipe promises, for the recipe $MODE (cgi or fcgid).
+# The checks the brief of the recipe promises, for the recipe $MODE (cgi or fcgid).
 site_checks () {
 	test_expect_success "$MODE: GET $API/readyz answers 200: the program found its config" '
 		http GET "$API/readyz" &&
@@ -256,7 +256,7 @@ test_expect_success 'cgi: a program suexec refuses (group-writable) answers Apac
 	expect_json .request "GET /v1/book"
 '
 
-# README: "With mod_fcgid instead". cms.cgi stays, as a user who skips the rm leaves it.
+# The recipe: "With mod_fcgid instead". cms.cgi stays, as a user who skips the rm leaves it.
 test_expect_success 'the user switches to mod_fcgid: the binary as cms.fcgi, the fcgid example as it is' '
 	as_site_user "
 		cp ~/cms/sbin/cms-fcgi ~/public_html/api/cms.fcgi
@@ -315,7 +315,7 @@ readyz_answers () {
 }
 
 # Last: Apache logs each refused .htaccess line as an alert.
-test_expect_success 'each part of the README'"'"'s AllowOverride is needed: without it the site answers 500' '
+test_expect_success 'each part of the recipe'"'"'s AllowOverride is needed: without it the site answers 500' '
 	for less in "AuthConfig Options=ExecCGI,Indexes,MultiViews" \
 		"FileInfo Options=ExecCGI,Indexes,MultiViews" "FileInfo AuthConfig Options=Indexes,MultiViews" \
 		"FileInfo AuthConfig Options=ExecCGI,MultiViews" "FileInfo AuthConfig Options=ExecCGI,Indexes"; do

@@ -1,4 +1,4 @@
-// Admin routes on groups and permissions (api.md §5, survey §4.7, §4.12–§4.20).
+// Admin routes on groups and permissions (doc/api.md §5, doc/lin-cms.md §4.7, §4.12–§4.20).
 // The admin level is checked by authorize() before any of these runs. No SQL here.
 #pragma once
 

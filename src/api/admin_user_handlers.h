@@ -1,4 +1,4 @@
-// Admin routes on users (survey §4.8–§4.11): list, regroup, password reset, delete.
+// Admin routes on users (doc/lin-cms.md §4.8–§4.11): list, regroup, password reset, delete.
 // The admin level is checked by authorize() before any of these runs. No SQL here.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Book routes: the validation rules and texts of api.md §4 and the responses they produce.
+// Book routes: the validation rules and texts of doc/api.md §4 and the responses they produce.
 #include "api/book_handlers.h"
 
 #include "db/book_store.h"
@@ -33,7 +33,7 @@ Json::Value books_json(const std::vector<Book> &books) {
     return out;
 }
 
-// The body of create and update; author is limited to 30, the column's size (api.md §4).
+// The body of create and update; author is limited to 30, the column's size (doc/api.md §4).
 BookFields book_fields(const Request &req, Ctx &ctx) {
     Json::Value body = parse_json_body(req, ctx);
     validate::Problems problems;
@@ -49,7 +49,7 @@ BookFields book_fields(const Request &req, Ctx &ctx) {
     return f;
 }
 
-// The bare array of an unpaged list (api.md §4, §7): cut to list_max_rows by the store, with
+// The bare array of an unpaged list (doc/api.md §4, §7): cut to list_max_rows by the store, with
 // the count of every match so that a client can tell.
 Response capped_list(const std::vector<Book> &books, int64_t total) {
     Response res = Response::json(200, books_json(books));

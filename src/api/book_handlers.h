@@ -1,4 +1,4 @@
-// Book routes (api.md §4): parse → validate → BookStore → response. No SQL here.
+// Book routes (doc/api.md §4): parse → validate → BookStore → response. No SQL here.
 #pragma once
 
 namespace cms {

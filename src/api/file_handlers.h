@@ -1,4 +1,4 @@
-// File upload (survey §6.3, api.md §5): multipart parts → limits and allow-list → FileStore →
+// File upload (doc/lin-cms.md §6.3, doc/api.md §5): multipart → limits, allow-list → FileStore →
 // [{id, key, path, url}]. No SQL and no file system access here.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Behaviour log routes under /cms/log (survey §4.21): list, search, usernames. The group
+// Behaviour log routes under /cms/log (doc/lin-cms.md §4.21): list, search, usernames. The group
 // permissions 日志/查询所有日志, 搜索日志, 查询日志记录的用户 are checked by authorize(). No SQL here.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The login throttling rules (api.md §7, §8): whether a password check for a username from a
+// The login throttling rules (doc/api.md §7, §8): whether a password check for a username from a
 // client address is refused (429) before any hash is verified, and whether a login from the
 // address needs a captcha first. Pure; the counts come from ThrottleStore.
 #pragma once

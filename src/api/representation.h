@@ -1,4 +1,4 @@
-// JSON shapes of resources that several handler files send (survey §4 shared shapes).
+// JSON shapes of resources that several handler files send (doc/lin-cms.md §4, the shared shapes).
 #pragma once
 
 #include <optional>

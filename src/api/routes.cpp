@@ -1,5 +1,5 @@
 // THE route table: one line per route — method, path, access level, permission, handler, the
-// behaviour-log template that dispatch writes (survey §6.2), and a body cap where the route's body
+// behaviour-log template dispatch writes (doc/lin-cms.md §6.2), a body cap where the route's body
 // is small. Permissions named here are the ones the service registers at start
 // (PermissionStore::register_declared).
 #include "api/admin_handlers.h"

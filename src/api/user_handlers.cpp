@@ -1,4 +1,4 @@
-// User routes: validation texts of survey §2.4, login with captcha and re-hash, registration rules
+// User routes: texts of doc/lin-cms.md §2.4, login with captcha and re-hash, registration rules
 // of §4.1.
 #include "api/user_handlers.h"
 

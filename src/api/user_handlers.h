@@ -1,4 +1,4 @@
-// User routes under /cms/user (api.md §3, survey §4.1–§4.6): login, refresh, register,
+// User routes under /cms/user (doc/api.md §3, doc/lin-cms.md §4.1–§4.6): login, refresh, register,
 // own profile, permissions and information, password change, captcha. No SQL here.
 #pragma once
 

@@ -19,7 +19,7 @@ std::string new_password(const Json::Value &body, const char *field, validate::P
         problems.add(field, FieldText::password_new_not_blank);
     else if (!password_allowed(*pw))
         problems.add(field, FieldText::password_new_pattern);
-    // The confirmation is only required and equal (survey §2.4); its length is the password's.
+    // Only required and equal to the password (doc/lin-cms.md §2.4); its length is the password's.
     std::optional<std::string> confirm = validate::string_member(body, "confirm_password", problems);
     if (!confirm || confirm->empty())
         problems.add("confirm_password", FieldText::password_confirm_not_blank);

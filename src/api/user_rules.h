@@ -1,4 +1,4 @@
-// Validation rules of user fields shared by the user and the admin handlers (survey §2.4 texts).
+// Validation rules of user fields that user and admin handlers share (doc/lin-cms.md §2.4 texts).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Login captcha tags (api.md §8): the code sealed with AES-256-GCM under a key derived from
+// Login captcha tags (doc/api.md §8): the code sealed with AES-256-GCM under a key derived from
 // jwt_secret, with a random nonce and an expiry, so that any worker on any host can check it.
 // Pure crypto: whether a tag was already spent is captcha_store's, the picture captcha_image's.
 #pragma once

@@ -12,7 +12,7 @@
 
 namespace cms {
 
-// Every code the service sends. Values are the wire contract (api.md §2, survey §2.2);
+// Every code the service sends. Values are the wire contract (doc/api.md §2, doc/lin-cms.md §2.2);
 // codes of this project start at 10300. Never reuse or renumber one.
 enum class Code : int {
     ok = 0,

@@ -12,12 +12,12 @@ namespace db {
 class Connection;
 }
 
-// Levels of lincms-survey §5.2.
+// Levels of doc/lin-cms.md §5.2.
 constexpr int k_level_root = 1;
 constexpr int k_level_guest = 2;
 constexpr int k_level_user = 3;
 
-// Whether groups can receive users (survey §5.2: not the root group, and only live groups).
+// Whether groups can receive users (doc/lin-cms.md §5.2: not the root group, and only live groups).
 enum class Membership { ok, root_group, missing };
 
 struct Group {

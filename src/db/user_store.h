@@ -31,7 +31,7 @@ struct LoginIdentity {
     int64_t credential_version = 0; // the user's, read with the credential
 };
 
-// A user as the admin list shows it (survey §4.8).
+// A user as the admin list shows it (doc/lin-cms.md §4.8).
 struct UserRow {
     int64_t id = 0;
     std::string username;

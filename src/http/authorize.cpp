@@ -1,4 +1,4 @@
-// Authentication and authorization: token checks in the order of the Lin CMS matrix (survey §3.4),
+// Authentication and authorization: token checks in the order of Lin CMS (doc/lin-cms.md §3.4),
 // then the access level of the route.
 #include "http/authorize.h"
 

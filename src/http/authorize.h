@@ -1,4 +1,4 @@
-// Authentication and authorization (api.md §3): the Authorization header, HS256 tokens with a
+// Authentication and authorization (doc/api.md §3): the Authorization header, HS256 tokens with a
 // credential version, the four access levels and the permission check. Raises 401/403 only.
 #pragma once
 

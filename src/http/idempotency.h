@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (README, "Idempotent POST"): the same key from the same user (or, on a
+// Idempotency-Key on POST (doc/limits.md): the same key from the same user (or, on a
 // public route, the same client address) within 24 hours gets the first answer again and runs
 // nothing. Called by dispatch inside the request's transaction, so that a key is recorded if and
 // only if the change it answered committed.

@@ -17,7 +17,7 @@ struct Request;
 struct Response;
 struct Ctx;
 
-// Who may call a route (api.md §3): anyone; a valid access token; a token plus the route's
+// Who may call a route (doc/api.md §3): anyone; a valid access token; a token plus the route's
 // permission (root passes); a member of the root group; a valid refresh token.
 enum class Access { everyone, login, group, admin, refresh };
 

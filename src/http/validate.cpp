@@ -204,7 +204,7 @@ std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, cons
     return ids;
 }
 
-// The shipped texts are Lin CMS's (survey §2.4), kept word for word for its clients, including
+// The shipped texts are Lin CMS's (doc/lin-cms.md §2.4), word for word for its clients, including
 // 分页数量必须小于30 for a count above 30 and 分页页码必须为正整数 for a negative page.
 Page page_query(const Request &req) {
     Page page;

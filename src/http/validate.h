@@ -1,5 +1,5 @@
 // Input validation: turns outside strings and JSON members into typed values, collecting every
-// field problem into one ApiError 400/10030 whose message maps field → text (api.md §1).
+// field problem into one ApiError 400/10030 whose message maps field → text (doc/api.md §1).
 #pragma once
 
 #include <cstdint>
@@ -58,7 +58,7 @@ int64_t required_id_member(const Json::Value &body, const char *name, FieldText 
 std::optional<std::vector<int64_t>> id_list_member(const Json::Value &body, const char *name,
                                                    FieldText bad_text, Problems &problems);
 
-// Paging of api.md §1: page >= 0 (default 0), count 1..30 (default 10), from the query.
+// Paging of doc/api.md §1: page >= 0 (default 0), count 1..30 (default 10), from the query.
 struct Page {
     int64_t page = 0;
     int64_t count = 10;

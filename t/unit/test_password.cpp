@@ -14,7 +14,7 @@ using cms::password::verify;
 
 namespace {
 
-// Seed values from the survey, §5.5; each is the hash of "123456".
+// Seed values of doc/lin-cms.md §5.5; each is the hash of "123456".
 const std::string k_spring = "pbkdf2sha256:64000:18:24:n:yUnDokcNRbwILZllmUOItIyo9MnI00QW:"
                              "6ZcPf+sfzyoygOU8h/GSoirF";
 const std::string k_koa = "sha1$c419e500$1$84869e5560ebf3de26b6690386484929456d6c07";

@@ -1,5 +1,5 @@
 // Unit tests for src/api/user_rules.cpp: the new-password pattern at its length boundaries and symbols,
-// the confirmation, the e-mail shape, and name lengths counted in characters (survey §2.4 texts).
+// the confirmation, the e-mail shape, name lengths in characters (doc/lin-cms.md §2.4 texts).
 #include "base/errors.h"
 #include "field_texts.h"
 #include "api/user_rules.h"
