@@ -193,8 +193,7 @@ Response answer_or_envelope(Service &svc, Request &req, const ParamLookup &param
                             const BodyReader &reader, Outcome &out) {
     int deadlocks = 0;
     for (int attempt = 0;; ++attempt) {
-        Ctx ctx{svc.config, svc.messages, svc.db, svc.jwt_key, svc.json, nullptr, std::nullopt,
-                svc.board};
+        Ctx ctx{svc, nullptr, std::nullopt};
         auto started = std::chrono::steady_clock::now();
         try {
             svc.db.begin_request();

@@ -4,35 +4,18 @@
 
 #include <fcgiapp.h>
 
+#include "http/context.h"
+
 namespace cms {
 
-struct Config;
-class Messages;
 class Meter;
 class Router;
-class Scoreboard;
-namespace db {
-class Connection;
-}
-namespace jwt {
-class Key;
-}
-namespace json {
-class BodyParser;
-}
 
-// Process-wide things a request needs, owned by main.
-struct Service {
-    const Config &config;
-    const Messages &messages;
-    db::Connection &db;
-    const jwt::Key &jwt_key;
-    json::BodyParser &json;
+// What a thread needs to serve requests: the parts each request's Ctx starts from, the router
+// and the thread's slot of the scoreboard (nullptr without a pool: CGI, a lone worker).
+struct Service : Shared {
     const Router &router;
-    // The pool's scoreboard and this thread's slot in it; nullptr without a pool (CGI, a lone
-    // worker).
-    const Scoreboard *board;
-    Meter *meter;
+    Meter *meter = nullptr;
 };
 
 // Answers the FastCGI request FCGX_Accept_r just read: reads what is left of its body (drained

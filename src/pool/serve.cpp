@@ -56,7 +56,7 @@ struct ThreadParts {
                 size_t worker, size_t thread)
         : db(config, &health), router(route_table()), jwt_key(config.jwt_secret),
           json(static_cast<int>(config.json_max_depth)),
-          service{config, messages, db, jwt_key, json, router, board, nullptr} {
+          service{{config, messages, db, jwt_key, json, board}, router, nullptr} {
         if (cgi)
             db.one_shot();
         if (board != nullptr) {
