@@ -43,18 +43,21 @@ test_expect_success 'setup: the database is empty again' '
 		CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci"
 '
 
-test_expect_success 'an empty database gets the schema and the seed, root the password of stdin' '
+test_expect_success 'an empty database gets every migration in order and the seed, root the password of stdin' '
 	printf "%s\n" "$ROOT_PASSWORD" | "$APP_BIN" -c setup.conf --setup-db >setup.out 2>setup.err &&
 	cat >expect.out <<-EOF &&
 	database '\''$DB_NAME'\'' is empty: creating schema version 4
-	ran $TOP/sql/schema.sql
+	ran $TOP/sql/migrations/0001-released.sql: now at version 1
+	ran $TOP/sql/migrations/0002-login-failure-by-address.sql: now at version 2
+	ran $TOP/sql/migrations/0003-idempotency-and-sha256.sql: now at version 3
+	ran $TOP/sql/migrations/0004-captcha-spent.sql: now at version 4
 	ran $TOP/sql/seed.sql
 	set root'\''s password from standard input
 	EOF
 	diff -u expect.out setup.out
 '
 
-test_expect_success 'the created schema is that of sql/schema.sql, at version 4' '
+test_expect_success 'the created schema is that of start_db'"'"'s fresh install, at version 4' '
 	dump_schema >schema.actual &&
 	diff -u schema.expected schema.actual &&
 	expect_db "SELECT version FROM cms_schema_version" 4
