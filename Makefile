@@ -64,6 +64,13 @@ src/cli/backup.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 src/cli/backup.o: configure.ac
 src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 
+# The schema version: the number of the last file of sql/migrations/ (NNNN-what.sql), its one
+# source. schema.cpp is built again when a migration comes or goes (a checkout of another
+# branch too): that changes the directory's time.
+SCHEMA_VERSION := $(shell ls sql/migrations | sed -n 's/^0*\([0-9][0-9]*\)-.*\.sql$$/\1/p' | sort -n | tail -n 1)
+src/db/schema.o fuzz/build/src/db/schema.o: CPPFLAGS += -DCMS_SCHEMA_VERSION=$(SCHEMA_VERSION)
+src/db/schema.o fuzz/build/src/db/schema.o: sql/migrations
+
 # A production build configures without CppUnit; the unit tests then say what is missing.
 CPPUNIT_CHECK = @[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install" \
 	"libcppunit-dev (scripts/install-deps test), then run ./configure again" >&2; exit 1; }
