@@ -211,7 +211,7 @@ INSTALL = install
 
 # Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
 # is installed when there is one.
-SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/prometheus/*) sql/schema.sql sql/seed.sql doc/openapi.yaml \
+SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/prometheus/*) sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
 	cms-fcgi-backup.timer
