@@ -46,6 +46,15 @@ test_expect_success 'every migration is NNNN-what.sql, numbered 1, 2, 3, ... wit
 	done
 '
 
+test_expect_success 'every table a migration creates is one src/db/schema.cpp knows as ours (it refuses others)' '
+	(cd "$TOP/sql/migrations" && sed -n "s/^ *CREATE TABLE *\(IF NOT EXISTS *\)\{0,1\}\([a-z_]*\).*/\2/ip" *.sql) |
+		sort -u >created &&
+	grep -qx lin_user created && grep -qx cms_captcha_spent created &&
+	for t in $(cat created); do
+		grep -q "\"$t\"" "$TOP/src/db/schema.cpp" || { echo "$t is not in schema.cpp" && exit 1; }
+	done
+'
+
 test_expect_success 'no SQL file records a schema version: --setup-db records the number of each migration it ran' '
 	(cd "$TOP" && grep -n -i -E "(insert|replace|update).*cms_schema_version" \
 		$(grep "\.sql$" "$TRASH/files")) >recorded ;
