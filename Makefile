@@ -65,6 +65,13 @@ src/cli/backup.o src/cli/main.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"
 src/cli/backup.o src/cli/main.o: configure.ac
 src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 
+# The schema version: the number of the last file of sql/migrations/ (NNNN-what.sql), its one
+# source. schema.cpp is built again when a migration comes or goes (a checkout of another
+# branch too): that changes the directory's time.
+SCHEMA_VERSION := $(shell ls sql/migrations | sed -n 's/^0*\([0-9][0-9]*\)-.*\.sql$$/\1/p' | sort -n | tail -n 1)
+src/db/schema.o fuzz/build/src/db/schema.o: CPPFLAGS += -DCMS_SCHEMA_VERSION=$(SCHEMA_VERSION)
+src/db/schema.o fuzz/build/src/db/schema.o: sql/migrations
+
 # A production build configures without CppUnit; the unit tests then say what is missing.
 CPPUNIT_CHECK = @[ -n "$(CPPUNIT_LIBS)" ] || { echo "make: configure found no cppunit: install" \
 	"libcppunit-dev (scripts/install-deps test), then run ./configure again" >&2; exit 1; }
@@ -205,7 +212,7 @@ INSTALL = install
 
 # Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
 # is installed when there is one.
-SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/prometheus/*) sql/schema.sql sql/seed.sql doc/openapi.yaml \
+SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/prometheus/*) sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
 	cms-fcgi-backup.timer

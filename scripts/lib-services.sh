@@ -215,13 +215,15 @@ svc_db_stop () {
 	svc_kill "$pid" TERM 300
 }
 
-# Loads sql/schema.sql and sql/seed.sql of source tree $3 into database $2 over socket $1.
+# Loads the schema and the seed of source tree $3 into the empty database $2 over socket $1 the
+# way a fresh install does, with `cms-fcgi --setup-db` of binary $4 ($3/src/cms-fcgi by default):
+# every file of sql/migrations/ in order, then sql/seed.sql. Root gets a generated password,
+# which svc_db_set_root_password replaces.
 svc_db_load () {
-	local f
-	for f in "$3/sql/schema.sql" "$3/sql/seed.sql"; do
-		[ -r "$f" ] || { echo "missing $f" >&2; return 1; }
-		svc_sql "$1" --batch "$2" <"$f" || { echo "loading $f into $2 failed" >&2; return 1; }
-	done
+	local out
+	out=$(CMS_DB_SOCKET=$1 CMS_DB_USER=$svc_db_admin CMS_DB_PASSWORD= CMS_DB_NAME=$2 \
+		CMS_SQL_DIR=$3/sql "${4:-$3/src/cms-fcgi}" -c /dev/null --setup-db </dev/null 2>&1) ||
+		{ printf '%s\n' "$out" >&2; echo "loading $3/sql into $2 failed" >&2; return 1; }
 }
 
 # Sets the password of the seeded root user (id 1) of database $2 over socket $1 to $4, hashed by
@@ -243,7 +245,7 @@ svc_db_set_root_password () {
 svc_db_create_cms () {
 	svc_sql "$1" -e "CREATE DATABASE IF NOT EXISTS cms
 		CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci" || return 1
-	svc_db_load "$1" cms "$2" || return 1
+	svc_db_load "$1" cms "$2" "$3" || return 1
 	svc_db_set_root_password "$1" cms "$3" "$4" || { echo "setting root's password failed" >&2; return 1; }
 }
 

@@ -32,7 +32,7 @@ test_expect_success 'the migration of the Spring Boot database succeeds' '
 start_app
 start_nginx
 
-test_expect_success 'the migrated schema is the one of sql/schema.sql' '
+test_expect_success 'the migrated schema is the one of a fresh install' '
 	dump_schema >schema.actual &&
 	diff -u schema.expected schema.actual
 '

@@ -72,7 +72,7 @@ test_expect_success 'the migration succeeds' '
 start_app
 start_nginx
 
-test_expect_success 'the migrated schema is the one of sql/schema.sql, book included' '
+test_expect_success 'the migrated schema is the one of a fresh install, book included' '
 	dump_schema >schema.actual &&
 	diff -u schema.expected schema.actual
 '

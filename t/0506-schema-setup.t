@@ -43,21 +43,22 @@ test_expect_success 'setup: the database is empty again' '
 		CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci"
 '
 
-test_expect_success 'an empty database gets the schema and the seed, root the password of stdin' '
+test_expect_success 'an empty database gets every migration in order and the seed, root the password of stdin' '
 	printf "%s\n" "$ROOT_PASSWORD" | "$APP_BIN" -c setup.conf --setup-db >setup.out 2>setup.err &&
 	cat >expect.out <<-EOF &&
-	database '\''$DB_NAME'\'' is empty: creating schema version 4
-	ran $TOP/sql/schema.sql
+	database '\''$DB_NAME'\'' is empty: creating schema version $SCHEMA_VERSION
+	$(ran_migrations 0)
 	ran $TOP/sql/seed.sql
 	set root'\''s password from standard input
 	EOF
+	grep -q "^ran $TOP/sql/migrations/0001-released.sql: now at version 1$" expect.out &&
 	diff -u expect.out setup.out
 '
 
-test_expect_success 'the created schema is that of sql/schema.sql, at version 4' '
+test_expect_success 'the created schema is that of start_db'"'"'s fresh install, at the last migration'"'"'s version' '
 	dump_schema >schema.actual &&
 	diff -u schema.expected schema.actual &&
-	expect_db "SELECT version FROM cms_schema_version" 4
+	expect_db "SELECT version FROM cms_schema_version" "$SCHEMA_VERSION"
 '
 
 test_expect_success 'an empty stdin gets root a generated password, printed' '
@@ -78,10 +79,11 @@ test_expect_success 'root logs in with the password given on stdin' '
 stop_app
 
 test_expect_success 'a database newer than this cms-fcgi is refused by --setup-db, unchanged' '
-	db_exec "UPDATE cms_schema_version SET version = 5" &&
+	newer=$((SCHEMA_VERSION + 1)) &&
+	db_exec "UPDATE cms_schema_version SET version = $newer" &&
 	dump_db >before.sql &&
 	! "$APP_BIN" -c setup.conf --setup-db </dev/null >newer.out 2>newer.err &&
-	grep -F "refusing to change database '\''$DB_NAME'\'': its schema version 5 is newer than this cms-fcgi knows (4)" newer.err &&
+	grep -F "refusing to change database '\''$DB_NAME'\'': its schema version $newer is newer than this cms-fcgi knows ($SCHEMA_VERSION)" newer.err &&
 	dump_db >after.sql &&
 	diff -u before.sql after.sql
 '
@@ -89,7 +91,7 @@ test_expect_success 'a database newer than this cms-fcgi is refused by --setup-d
 test_expect_success 'the pool refuses to start on the newer schema, naming both versions' '
 	conf newer &&
 	! "$APP_BIN" -c newer.conf --supervise --listen "$TRASH/newer.sock" 2>newer-pool.err &&
-	grep -F "has schema version 5, this cms-fcgi needs version 4" newer-pool.err
+	grep -F "has schema version $((SCHEMA_VERSION + 1)), this cms-fcgi needs version $SCHEMA_VERSION" newer-pool.err
 '
 
 test_done

@@ -19,7 +19,7 @@ expected_files () {
 			/usr/lib/systemd/system/cms-fcgi.service /usr/lib/systemd/system/cms-fcgi.socket \
 			/usr/lib/systemd/system/cms-fcgi-activated.service \
 			/usr/lib/systemd/system/cms-fcgi-backup.service /usr/lib/systemd/system/cms-fcgi-backup.timer \
-			/usr/share/cms-fcgi/sql/schema.sql /usr/share/cms-fcgi/sql/seed.sql \
+			/usr/share/cms-fcgi/sql/seed.sql \
 			/usr/share/cms-fcgi/doc/openapi.yaml
 		(cd "$TOP/conf" && ls code-message*.properties) | sed "s|^|/usr/share/cms-fcgi/|"
 		(cd "$TOP/conf" && find prometheus -type f) | sed "s|^|/usr/share/cms-fcgi/|"

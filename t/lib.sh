@@ -267,9 +267,9 @@ start_db () {
 	svc_sql "$DB_SOCKET" -e "CREATE DATABASE \`$DB_NAME\`
 		CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci" 2>>"$TRASH/fixture.log" ||
 		bail_out "cannot create database $DB_NAME"
-	svc_db_load "$DB_SOCKET" "$DB_NAME" "$TOP" 2>>"$TRASH/fixture.log" ||
-		bail_out "cannot load sql/ into $DB_NAME"
 	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
+	svc_db_load "$DB_SOCKET" "$DB_NAME" "$TOP" "$APP_BIN" 2>>"$TRASH/fixture.log" ||
+		bail_out "cannot load sql/ into $DB_NAME"
 	svc_db_set_root_password "$DB_SOCKET" "$DB_NAME" "$APP_BIN" "$ROOT_PASSWORD" \
 		2>>"$TRASH/fixture.log" || bail_out "cannot set root's password"
 }

@@ -1,7 +1,12 @@
 -- Migrates, in place, a MariaDB database written by lin-cms-spring-boot, lin-cms-koa or
--- lin-cms-flask to sql/schema.sql, keeping every row. One script for the three: what differs
--- between them (is_deleted or not, key names, Flask's types and NULL identifiers) is read from
--- the database itself. How to run it, what it changes and the duplicate rule: README.md here.
+-- lin-cms-flask to version 1 of cms-fcgi's schema (sql/migrations/0001-released.sql), keeping
+-- every row; `cms-fcgi --setup-db` then applies the later migrations, as to any version 1
+-- database. It creates no table of its own: 0001 creates the ones the database lacks, and the
+-- ALTERs below give the others the columns and keys of 0001 (t/0501..t/0504 compare the result
+-- with a fresh install). One script for the three: what differs between them (is_deleted or
+-- not, key names, Flask's types and NULL identifiers) is read from the database itself. How to
+-- run it, what it changes and the duplicate rule: README.md here. Run it from the top of the
+-- tree (or of the installed share directory): step 2 reads sql/migrations/0001-released.sql.
 --
 -- Every step is idempotent and each one leaves a state the next run starts from: MariaDB commits
 -- each DDL statement on its own, so the data changes a DDL step depends on are committed before
@@ -17,9 +22,11 @@ SET SESSION sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_S
 
 DELIMITER //
 
--- 1. Refuse a database that is not a Lin CMS one (0.3 or later, with lin_user_identity), and one
---    with a unique key this migration does not know: it would keep binding deleted rows, and
---    dropping it is the operator's decision. Nothing is changed before these checks.
+-- 1. Refuse a database that is not a Lin CMS one (0.3 or later, with lin_user_identity), one that
+--    cms-fcgi already keeps (it records a schema version: this script would take it back to
+--    version 1), and one with a unique key this migration does not know: it would keep binding
+--    deleted rows, and dropping it is the operator's decision. Nothing is changed before these
+--    checks.
 BEGIN NOT ATOMIC
     DECLARE found TEXT;
     SELECT GROUP_CONCAT(t.name ORDER BY t.name SEPARATOR ', ') INTO found
@@ -33,16 +40,24 @@ BEGIN NOT ATOMIC
         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = found;
     END IF;
 
+    -- scripts/migrate takes this message (its "nothing to convert") for success.
+    IF EXISTS (SELECT 1 FROM information_schema.TABLES
+               WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'cms_schema_version') THEN
+        SELECT CONCAT('already cms-fcgi''s, at schema version ', COALESCE(MAX(version), 'none'),
+                      ': nothing to convert (cms-fcgi --setup-db upgrades it)')
+        INTO found FROM cms_schema_version;
+        SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = found;
+    END IF;
+
     SELECT GROUP_CONCAT(DISTINCT CONCAT(TABLE_NAME, '.', INDEX_NAME) SEPARATOR ', ') INTO found
     FROM information_schema.STATISTICS
     WHERE TABLE_SCHEMA = DATABASE() AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'
       AND TABLE_NAME IN ('book', 'lin_user', 'lin_user_identity', 'lin_group', 'lin_user_group',
                          'lin_permission', 'lin_group_permission', 'lin_log', 'lin_file',
-                         'cms_login_failure', 'cms_idempotency', 'cms_captcha_spent')
+                         'cms_login_failure')
       AND INDEX_NAME NOT IN ('username_del', 'email_del', 'name_del', 'md5_del', 'name_module',
                              'username_live', 'email_live', 'name_live', 'module_name_live',
-                             'md5_live', 'sha256_live', 'idempotency_scope_key',
-                             'user_id_group_id', 'group_id_permission_id');
+                             'md5_live', 'user_id_group_id', 'group_id_permission_id');
     IF found IS NOT NULL THEN
         SET found = CONCAT('unknown unique keys, drop them first: ', found);
         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = found;
@@ -51,70 +66,17 @@ END//
 
 DELIMITER ;
 
--- 2. The tables the database lacks (cms_login_failure, cms_idempotency, cms_captcha_spent; book
---    when it has none), as sql/schema.sql creates them (the tests compare the migrated schema
---    with it). Existing tables are left to the steps below.
-CREATE TABLE IF NOT EXISTS book (
-  id int unsigned NOT NULL AUTO_INCREMENT,
-  title varchar(50) NOT NULL,
-  author varchar(30) DEFAULT NULL,
-  summary varchar(1000) DEFAULT NULL,
-  image varchar(100) DEFAULT NULL,
-  create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-  update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
-  delete_time datetime(3) DEFAULT NULL,
-  PRIMARY KEY (id),
-  KEY book_title (title)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
-
-CREATE TABLE IF NOT EXISTS cms_login_failure (
-  id bigint unsigned NOT NULL AUTO_INCREMENT,
-  username varchar(100) NOT NULL,
-  address varchar(100) NOT NULL,
-  create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-  PRIMARY KEY (id),
-  KEY login_failure_username (username, create_time),
-  KEY login_failure_address (address, create_time),
-  KEY login_failure_time (create_time)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
-
-CREATE TABLE IF NOT EXISTS cms_idempotency (
-  id bigint unsigned NOT NULL AUTO_INCREMENT,
-  user_id int unsigned NOT NULL COMMENT '0 on a public route: the key is the address''s',
-  address varchar(100) NOT NULL DEFAULT '' COMMENT 'the client address on a public route, else empty',
-  idem_key varchar(100) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
-  fingerprint char(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'SHA-256 of method, path, content type and body',
-  status smallint unsigned NOT NULL DEFAULT 0 COMMENT '0 until the first answer is stored',
-  body mediumblob DEFAULT NULL,
-  create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-  PRIMARY KEY (id),
-  UNIQUE KEY idempotency_scope_key (user_id, address, idem_key),
-  KEY idempotency_time (create_time)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
-
-CREATE TABLE IF NOT EXISTS cms_captcha_spent (
-  nonce char(24) CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'the tag''s nonce, hex',
-  expires bigint unsigned NOT NULL COMMENT 'the tag''s expiry, seconds since the epoch',
-  PRIMARY KEY (nonce),
-  KEY captcha_spent_expires (expires)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
-
--- The schema version this script converts to (sql/schema.sql records the same), so that
--- `cms-fcgi --setup-db` and the service know the converted database.
-CREATE TABLE IF NOT EXISTS cms_schema_version (
-  id tinyint unsigned NOT NULL DEFAULT 1 COMMENT 'always 1: one row',
-  version int unsigned NOT NULL,
-  update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
-  PRIMARY KEY (id),
-  CONSTRAINT schema_version_one_row CHECK (id = 1)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
+-- 2. The tables the database lacks (cms_login_failure; book when it has none), as version 1
+--    creates them: its migration only creates what is missing. Existing tables are left to the
+--    steps below.
+source sql/migrations/0001-released.sql
 
 -- 3. Data the DDL of step 4 needs, in one transaction. Flask leaves create_time and update_time
 --    nullable. Spring Boot marks a deleted row with is_deleted = 1 only, Flask with both
 --    columns; the deletion time is kept when there is one, otherwise the row's last update
 --    (when the logical delete happened, as far as the database knows) stands for it. An empty
 --    email is no email (it would make every such user a duplicate of the others). Flask never
---    fills identifier (lincms-survey.md §5.6): a password identity gets its user's username,
+--    fills identifier (doc/lin-cms.md §5.6): a password identity gets its user's username,
 --    which the service keeps it equal to. Times of these rows are kept as they were.
 START TRANSACTION;
 
@@ -158,7 +120,7 @@ WHERE i.identifier IS NULL AND i.identity_type = 'USERNAME_PASSWORD';
 
 COMMIT;
 
--- 4. Each table to the columns of sql/schema.sql, in one ALTER per table: the old unique keys and
+-- 4. Each table to the columns of version 1, in one ALTER per table: the old unique keys and
 --    is_deleted go (the keys first: MariaDB refuses to drop a column of a multi-column unique
 --    key), utf8mb4 with the schema's collation, its types, defaults, comments and column order,
 --    and the new columns. Duplicates are then resolved under the new collation (step 5).
@@ -276,9 +238,7 @@ ALTER TABLE lin_file
     MODIFY extension varchar(50) DEFAULT NULL AFTER name,
     MODIFY size int DEFAULT NULL AFTER extension,
     MODIFY md5 varchar(40) DEFAULT NULL AFTER size,
-    ADD COLUMN IF NOT EXISTS sha256 char(64) DEFAULT NULL
-        COMMENT 'NULL for rows stored before version 3: found by md5' AFTER md5,
-    MODIFY create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) AFTER sha256,
+    MODIFY create_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) AFTER md5,
     MODIFY update_time datetime(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
         ON UPDATE CURRENT_TIMESTAMP(3) AFTER create_time,
     MODIFY delete_time datetime(3) DEFAULT NULL AFTER update_time,
@@ -367,7 +327,7 @@ SELECT table_name AS `duplicate in`, id, action, kept_id AS `kept id`, shared_va
 FROM migrate_resolved ORDER BY table_name, id;
 DROP TEMPORARY TABLE migrate_resolved;
 
--- 6. The keys of sql/schema.sql. Spring Boot and Koa made the link keys without UNIQUE: those
+-- 6. The keys of version 1. Spring Boot and Koa made the link keys without UNIQUE: those
 --    are replaced, the unique ones of an earlier run are kept.
 DELIMITER //
 
@@ -403,9 +363,7 @@ ALTER TABLE lin_group_permission
 ALTER TABLE lin_log
     ADD KEY IF NOT EXISTS log_create_time (create_time),
     ADD KEY IF NOT EXISTS log_username (username);
-ALTER TABLE lin_file
-    ADD UNIQUE KEY IF NOT EXISTS sha256_live (sha256, live),
-    ADD KEY IF NOT EXISTS file_md5 (md5);
+ALTER TABLE lin_file ADD UNIQUE KEY IF NOT EXISTS md5_live (md5, live);
 
--- 7. Done: the database is at the version of sql/schema.sql.
-INSERT IGNORE INTO cms_schema_version (id, version) VALUES (1, 4);
+-- 7. Done: the database is at version 1, which records no version (cms-fcgi knows it by its
+--    tables). `cms-fcgi --setup-db` takes it to the current one.

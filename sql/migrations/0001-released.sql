@@ -1,4 +1,4 @@
--- cms-fcgi schema: the Lin CMS tables (lincms-survey.md §5.1) and the book table, for MariaDB.
+-- cms-fcgi schema: the Lin CMS tables (doc/lin-cms.md §5.1) and the book table, for MariaDB.
 -- Idempotent. Soft delete is delete_time (NULL = live); times are kept by the database.
 -- Live uniqueness: `live` is 1 for a live row and NULL for a deleted one; MariaDB treats NULLs as
 -- distinct in a unique key, so UNIQUE (name, live) binds live rows only and a deleted name can be
@@ -125,7 +125,7 @@ CREATE TABLE IF NOT EXISTS lin_file (
   UNIQUE KEY md5_live (md5, live)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci;
 
--- Failed logins, counted per username and per client address for throttling (api.md §3). Kept in
+-- Failed logins, counted per username and per client address for throttling (doc/api.md §3). Kept in
 -- the database so that every worker and every host sees the same count; rows older than the
 -- window are pruned as new failures arrive.
 CREATE TABLE IF NOT EXISTS cms_login_failure (

@@ -38,7 +38,7 @@ struct Config {
     std::vector<std::string> cors_allowed_origins; // "*" among them allows any origin
     std::string message_file;
     std::string log_file;
-    std::string sql_dir; // schema.sql, seed.sql and migrations/ for --setup-db
+    std::string sql_dir; // migrations/ and seed.sql for --setup-db
 
     std::string file_store_dir;               // uploads are stored below it
     std::string file_public_url;              // where the web server serves file_store_dir

@@ -64,6 +64,26 @@ std::string generated_password() {
     return password;
 }
 
+// The migrations of sql_dir that take a database from version from to schema::k_version.
+std::vector<schema::Migration> migrations(const Config &config, int64_t from) {
+    return schema::plan(directory_names(config.sql_dir + "/migrations"), from, schema::k_version);
+}
+
+// Runs steps in order, one line to out for each.
+void apply(const Config &config, db::Connection &conn, const std::vector<schema::Migration> &steps,
+           std::FILE *out) {
+    for (const schema::Migration &step : steps) {
+        std::string path = config.sql_dir + "/migrations/" + step.file;
+        conn.run_script(read_file(path));
+        // Recorded after each file: a later failure leaves the database at a known version.
+        // Version 1 records none (it has no table for it): it is known by its tables.
+        if (step.version > 1)
+            SchemaStore(conn).record_version(step.version);
+        std::fprintf(out, "ran %s: now at version %lld\n", path.c_str(),
+                     static_cast<long long>(step.version));
+    }
+}
+
 void create(const Config &config, db::Connection &conn, std::istream &in, bool in_is_terminal,
             std::FILE *out) {
     std::fprintf(out, "database '%s' is empty: creating schema version %lld\n",
@@ -80,15 +100,16 @@ void create(const Config &config, db::Connection &conn, std::istream &in, bool i
                                  k_password_rule + "): root could never set it again through "
                                  "the client");
     std::string hash = password::hash(password);
-    for (const char *file : {"schema.sql", "seed.sql"}) {
-        std::string path = config.sql_dir + "/" + file;
-        conn.run_script(read_file(path));
-        std::fprintf(out, "ran %s\n", path.c_str());
-    }
-    // schema.sql of another release would make a database the service refuses at once.
+    // The migrations are the schema: a fresh database is built by the same files, in the same
+    // order, as an upgraded one, so the two cannot differ.
+    apply(config, conn, migrations(config, 0), out);
+    std::string seed = config.sql_dir + "/seed.sql";
+    conn.run_script(read_file(seed));
+    std::fprintf(out, "ran %s\n", seed.c_str());
+    // The migrations of another release would make a database the service refuses at once.
     std::optional<int64_t> created = SchemaStore(conn).recorded_version();
     if (created != schema::k_version)
-        throw std::runtime_error(config.sql_dir + "/schema.sql created schema version " +
+        throw std::runtime_error(config.sql_dir + "/migrations created schema version " +
                                  std::to_string(created.value_or(0)) + ", this cms-fcgi needs " +
                                  std::to_string(schema::k_version) +
                                  ": install the sql/ of this release");
@@ -103,9 +124,7 @@ void create(const Config &config, db::Connection &conn, std::istream &in, bool i
 }
 
 void upgrade(const Config &config, db::Connection &conn, int64_t from, std::FILE *out) {
-    std::string dir = config.sql_dir + "/migrations";
-    std::vector<schema::Migration> steps =
-        schema::plan(directory_names(dir), from, schema::k_version);
+    std::vector<schema::Migration> steps = migrations(config, from);
     if (steps.empty()) {
         std::fprintf(out, "database '%s' is at schema version %lld: nothing to do\n",
                      config.db_name.c_str(), static_cast<long long>(from));
@@ -114,14 +133,7 @@ void upgrade(const Config &config, db::Connection &conn, int64_t from, std::FILE
     std::fprintf(out, "database '%s' is at schema version %lld: upgrading to %lld\n",
                  config.db_name.c_str(), static_cast<long long>(from),
                  static_cast<long long>(schema::k_version));
-    for (const schema::Migration &step : steps) {
-        std::string path = dir + "/" + step.file;
-        conn.run_script(read_file(path));
-        // Recorded after each file: a later failure leaves the database at a known version.
-        SchemaStore(conn).record_version(step.version);
-        std::fprintf(out, "ran %s: now at version %lld\n", path.c_str(),
-                     static_cast<long long>(step.version));
-    }
+    apply(config, conn, steps, out);
 }
 
 // An administrator reaches the database over the local unix socket only.

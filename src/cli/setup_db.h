@@ -1,5 +1,6 @@
-// `cms-fcgi --setup-db`: creates the schema and the seed in an empty database, or brings an
-// existing one to schema::k_version with the files of sql_dir/migrations/, recording each step.
+// `cms-fcgi --setup-db`: brings a database to schema::k_version with the files of
+// sql_dir/migrations/, in order, recording each step: all of them, then the seed, for an empty
+// one (a fresh install and an upgrade run the same files), those it lacks for an older one.
 #pragma once
 
 #include <cstdio>

@@ -141,7 +141,7 @@ StoredFile FileStore::insert(const std::string &path, const std::string &name,
         return StoredFile{static_cast<int64_t>(id), path};
     } catch (const db::DbError &e) {
         // A concurrent upload of the same content got in first: the sha256_live key
-        // (sql/schema.sql) is the arbiter, its row is the answer and our copy is not needed.
+        // (sql/migrations/0003) is the arbiter, its row is the answer and our copy is not needed.
         if (e.errnum != ER_DUP_ENTRY)
             throw;
     }

@@ -101,7 +101,7 @@ std::optional<int64_t> GroupStore::insert(const std::string &name,
         return static_cast<int64_t>(
             db_.statement(k_sql_insert_group).execute({name, info}).insert_id());
     } catch (const db::DbError &e) {
-        // The live-name unique key (sql/schema.sql) is the arbiter, also between two workers.
+        // The live-name unique key (sql/migrations/0001) is the arbiter, also between two workers.
         if (e.errnum == ER_DUP_ENTRY)
             return std::nullopt;
         throw;

@@ -9,7 +9,13 @@
 #include "db/db.h"
 #include "db/schema_store.h"
 
+#ifndef CMS_SCHEMA_VERSION
+#error "CMS_SCHEMA_VERSION: the number of the last file of sql/migrations/ (the Makefile gives it)"
+#endif
+
 namespace cms::schema {
+
+const int64_t k_version = CMS_SCHEMA_VERSION;
 
 namespace {
 
