@@ -58,6 +58,14 @@ $(UNIT): $(UNIT_OBJ) $(LIB)
 src/%.o: src/%.cpp config.mk
 	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
+# The built-in English texts (a code the message table lacks, or every code when no table could be
+# read) are conf/code-message.en.properties compiled in: generated, never committed, so that the
+# two cannot differ. The g++, SANITIZE and fuzz builds of errors.cpp all include the one file.
+MESSAGE_TEXTS = src/base/message_texts.inc
+$(MESSAGE_TEXTS): conf/code-message.en.properties scripts/message-texts
+	scripts/message-texts conf/code-message.en.properties >$@.tmp && mv $@.tmp $@
+src/base/errors.o fuzz/build/src/base/errors.o: $(MESSAGE_TEXTS)
+
 # The version of configure.ac's AC_INIT: --version, a backup's manifest and the status page's
 # build info.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
@@ -264,7 +272,7 @@ clean-gcc:
 	rm -f src/*/*.o src/*/*.d t/unit/*.o t/unit/*.d $(LIB) $(BIN) $(UNIT)
 
 clean: clean-gcc
-	rm -rf fuzz/build doc/html
+	rm -rf fuzz/build doc/html $(MESSAGE_TEXTS)
 
 distclean: clean
 	rm -rf doc/node_modules config.mk config.log config.status configure aclocal.m4 autom4te.cache

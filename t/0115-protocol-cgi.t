@@ -190,7 +190,7 @@ test_expect_success 'an anonymous POST refused with 401 before its body is read 
 	test "$(cat writer.rc)" = 0
 '
 
-test_expect_success 'a CGI start-up failure answers the 500 JSON envelope; the reason goes to stderr only' '
+test_expect_success 'a CGI start-up failure answers the 500 JSON envelope with the built-in English text; the reason goes to stderr only' '
 	cp cgi.conf dup.conf &&
 	echo "workers = 2" >>dup.conf &&
 	echo "workers = 3" >>dup.conf &&
@@ -201,6 +201,7 @@ test_expect_success 'a CGI start-up failure answers the 500 JSON envelope; the r
 	grep -q "^Content-Type: application/json" broken &&
 	awk "f { print } !f && /^\r?\$/ { f = 1 }" broken >broken.body &&
 	jq -e ".code == 9999 and .request == \"GET /v1/book\"" broken.body &&
+	jq -e ".message == \"Unknown server error\"" broken.body &&
 	! grep -q workers broken.body &&
 	grep -q "workers" broken.err
 '

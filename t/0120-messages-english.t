@@ -90,11 +90,16 @@ test_expect_success 'a success envelope is English too' '
 	expect_json .message "Book created"
 '
 
-test_expect_success 'every Code of src/base/errors.h has a built-in text, and so a key both tables must hold' '
+test_expect_success 'every Code of src/base/errors.h is in k_codes of errors.cpp, and so a key both tables must hold' '
 	sed -n "/^enum class Code/,/^};/s/^ *\([a-z_0-9]*\) = [0-9]*,$/\1/p" "$TOP/src/base/errors.h" | sort >codes &&
 	test "$(wc -l <codes)" -gt 50 &&
-	sed -n "s/^ *{Code::\([a-z_0-9]*\), \".*/\1/p" "$TOP/src/base/errors.cpp" | sort >with_text &&
-	diff -u codes with_text
+	sed -n "/^const Code k_codes\[\] = {/,/^};/s/^ *Code::\([a-z_0-9]*\),$/\1/p" "$TOP/src/base/errors.cpp" | sort >listed &&
+	diff -u codes listed
+'
+
+test_expect_success 'the built-in texts are the English file, row for row (make generates them from it)' '
+	(cd "$TOP" && scripts/message-texts conf/code-message.en.properties) >expected &&
+	diff -u expected "$TOP/src/base/message_texts.inc"
 '
 
 test_done

@@ -186,10 +186,11 @@ class Messages {
 
     bool has(Code code) const { return texts_.count(std::to_string(static_cast<int>(code))) != 0; }
     bool has(FieldText text) const { return texts_.count(key(text)) != 0; }
-    // The configured text of code, else a built-in English text.
+    // The configured text of code, else the built-in English text: that of
+    // conf/code-message.en.properties, compiled in.
     std::string text(Code code) const;
-    // The configured text of a validation failure, else a built-in English text; "{field}" in it
-    // stands for the field's name.
+    // The configured text of a validation failure, else the built-in English text (as above);
+    // "{field}" in it stands for the field's name.
     std::string text(FieldText text) const;
 
     // The table's key of a field text: "10030.<key>".

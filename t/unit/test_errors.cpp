@@ -87,6 +87,8 @@ class ErrorsTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(validation_error_maps_fields_to_their_texts);
     CPPUNIT_TEST(field_text_substitutes_the_field_name);
     CPPUNIT_TEST(field_text_missing_from_table_falls_back_to_english);
+    CPPUNIT_TEST(built_in_texts_are_the_english_files);
+    CPPUNIT_TEST(no_table_answers_the_english_files_texts);
     CPPUNIT_TEST(parse_reads_field_text_sub_keys);
     CPPUNIT_TEST(malformed_sub_key_is_malformed);
     CPPUNIT_TEST(every_known_key_has_a_text_in_both_shipped_files);
@@ -220,8 +222,44 @@ class ErrorsTest : public CppUnit::TestFixture {
     void field_text_missing_from_table_falls_back_to_english() {
         Messages empty = parsed("");
         CPPUNIT_ASSERT(!empty.has(FieldText::book_title_not_empty));
-        CPPUNIT_ASSERT_EQUAL(std::string("title is required"),
+        CPPUNIT_ASSERT_EQUAL(std::string("The title is required"),
                              empty.text(FieldText::book_title_not_empty));
+    }
+
+    // The built-in texts are code-message.en.properties compiled in: for every key the service
+    // can send, a table without it gives the English file's text, byte for byte.
+    void built_in_texts_are_the_english_files() {
+        Messages empty = parsed("");
+        Messages english = Messages::load(k_shipped_files[1]);
+        size_t compared = 0;
+        for (const std::string &key : Messages::known_keys()) {
+            if (key.find('.') == std::string::npos) {
+                Code code = static_cast<Code>(std::stoi(key));
+                CPPUNIT_ASSERT_MESSAGE(key, english.has(code) && !empty.has(code));
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(key, english.text(code), empty.text(code));
+                ++compared;
+                continue;
+            }
+            for (int i = 0; i < static_cast<int>(FieldText::count_); ++i) {
+                FieldText text = static_cast<FieldText>(i);
+                if (Messages::key(text) != key)
+                    continue;
+                CPPUNIT_ASSERT_MESSAGE(key, english.has(text) && !empty.has(text));
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(key, english.text(text), empty.text(text));
+                ++compared;
+            }
+        }
+        CPPUNIT_ASSERT_EQUAL(Messages::known_keys().size(), compared);
+    }
+
+    // With no table at all (the 500 of a CGI program whose start-up failed), 9999 has the English
+    // file's "Unknown server error": until the table was generated it was "internal server error".
+    void no_table_answers_the_english_files_texts() {
+        Messages none;
+        CPPUNIT_ASSERT_EQUAL(std::string("Unknown server error"), none.text(Code::internal));
+        CPPUNIT_ASSERT_EQUAL(std::string("Book not found"), none.text(Code::book_not_found));
+        CPPUNIT_ASSERT_EQUAL(std::string("{field} has the wrong type"),
+                             none.text(FieldText::wrong_type));
     }
 
     void parse_reads_field_text_sub_keys() {

@@ -102,8 +102,9 @@ class NginxTextsTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(contains(include, "\nset $cms_text_10320 \"Bad \\\\\\\"request\\\\\\\" "
                                          "\\\\u00241\";\n"));
         CPPUNIT_ASSERT(contains(include, "\nset $cms_text_10302 \"数据库暂时不可用\";\n"));
-        // A code the table lacks gets the built-in text: nginx never sends an empty message.
-        CPPUNIT_ASSERT(contains(include, "\nset $cms_text_10324 \"the service timed out, try "
+        // A code the table lacks gets the built-in text, code-message.en.properties's: nginx never
+        // sends an empty message.
+        CPPUNIT_ASSERT(contains(include, "\nset $cms_text_10324 \"The service timed out, try "
                                          "again later\";\n"));
         for (const char *code : {"9999", "10140", "10300", "10321", "10322", "10323"})
             CPPUNIT_ASSERT_MESSAGE(
