@@ -9,7 +9,9 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <csignal>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include <sys/wait.h>
@@ -31,6 +33,23 @@ bool has_line(const std::string &text, const std::string &line) {
     return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
 }
 
+std::string file_text(const std::string &path) {
+    std::ifstream file(path);
+    CPPUNIT_ASSERT_MESSAGE("cannot open " + path, file.good());
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// text without what changes from build to build: the cms_build_info sample's labels.
+std::string without_build(const std::string &text) {
+    std::istringstream in(text);
+    std::string out, line;
+    while (std::getline(in, line))
+        out += (line.rfind("cms_build_info{", 0) == 0 ? "cms_build_info{...} 1" : line) + "\n";
+    return out;
+}
+
 // The status waitpid gives for a process killed by sig (no core dumped): the signal's number.
 int killed_by(int sig) {
     return sig;
@@ -46,6 +65,7 @@ class StatusPageTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(prometheus_text_has_cumulative_buckets_and_total_counters);
     CPPUNIT_TEST(openmetrics_names_families_without_total_and_ends_with_eof);
     CPPUNIT_TEST(a_dead_worker_frees_its_busy_threads_and_is_counted_by_signal);
+    CPPUNIT_TEST(known_counts_give_the_golden_pages);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -136,7 +156,60 @@ class StatusPageTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(4243, page["workers"]["list"][0]["pid"].asInt());
     }
 
+    // Every counter at a known count, in two worker slots, through the four formats. The golden
+    // files in t/unit/golden/ were written by the code from before the worker counters became one
+    // table (CMS_WORKER_COUNTERS): they hold its names, nesting, HELP, TYPE and order.
+    void known_counts_give_the_golden_pages() {
+        set_known_counts();
+        Json::Value page = cms::status_json(*board_, false);
+        std::string summary = cms::status_summary(page);
+        summary.erase(0, summary.find('\n') + 1); // "pool: cms-fcgi <version>, up <s> s"
+        page["pool"].removeMember("uptime_seconds");
+        page["pool"].removeMember("version");
+        page["pool"].removeMember("build");
+        CPPUNIT_ASSERT_EQUAL(file_text("t/unit/golden/status.json"), page.toStyledString());
+        CPPUNIT_ASSERT_EQUAL(file_text("t/unit/golden/status.prom"),
+                             without_build(cms::status_metrics(*board_, false)));
+        CPPUNIT_ASSERT_EQUAL(file_text("t/unit/golden/status.openmetrics"),
+                             without_build(cms::status_metrics(*board_, true)));
+        CPPUNIT_ASSERT_EQUAL(file_text("t/unit/golden/status.summary"), summary);
+    }
+
   private:
+    // Distinct counts in every counter the pages show, the worker counters split over two slots
+    // (so that the pages must add them up); no worker has a pid (no /proc reads), no clock shows.
+    void set_known_counts() {
+        cms::PoolSlots &pool = board_->pool();
+        pool.started_ms = 0;
+        pool.busy_max.store(3);
+        cms::add(pool.all_busy, 2);
+        pool.listen_queue_max.store(5);
+        cms::add(pool.worker_starts, 4);
+        cms::add(pool.restarts, 2);
+        cms::add(pool.deaths_exit[1], 1);
+        cms::add(pool.deaths_signal[SIGKILL], 1);
+        count_one(0, 0, 3000);
+        count_one(1, 1, 20000);
+        for (size_t w = 0; w < 2; ++w) {
+            cms::WorkerCounters &c = board_->worker(w).counters;
+            uint64_t k = w == 0 ? 1 : 100; // slot 1 adds 100 times what slot 0 adds
+            cms::add(c.db_round_trips, 11 * k);
+            cms::add(c.db_wait_us, 1234567 * k);
+            cms::add(c.db_connects, 12 * k);
+            cms::add(c.db_connect_failures, 13 * k);
+            cms::add(c.db_reconnects, 14 * k);
+            cms::add(c.db_deadlock_retries, 15 * k);
+            cms::add(c.db_lost_retries, 16 * k);
+            for (size_t u = 0; u < static_cast<size_t>(cms::Unavailable::count); ++u)
+                cms::add(c.unavailable[u], (21 + u) * k);
+            cms::add(c.throttle_refusals, 31 * k);
+            cms::add(c.idempotency_replays, 32 * k);
+            cms::add(c.idempotency_conflicts, 33 * k);
+            cms::add(c.body_too_large, 34 * k);
+            cms::add(c.slow_requests, 35 * k);
+        }
+    }
+
     // One GET /v1/book/{id} answered 200 after us microseconds by thread (worker, thread).
     void count_one(size_t worker, size_t thread, int64_t us) {
         Meter meter(*board_, worker, thread);
