@@ -9,8 +9,10 @@
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <csignal>
+#include <cstring>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -19,6 +21,7 @@
 using cms::Config;
 using cms::Meter;
 using cms::Scoreboard;
+using cms::WorkerCounterRow;
 
 namespace {
 
@@ -50,6 +53,15 @@ std::string without_build(const std::string &text) {
     return out;
 }
 
+// The member of page at a CMS_WORKER_COUNTERS json path, as the row names it.
+const Json::Value &at(const Json::Value &page, const std::string &path) {
+    const Json::Value *value = &page;
+    std::istringstream names(path);
+    for (std::string name; std::getline(names, name, '.');)
+        value = &(*value)[name];
+    return *value;
+}
+
 // The status waitpid gives for a process killed by sig (no core dumped): the signal's number.
 int killed_by(int sig) {
     return sig;
@@ -66,6 +78,8 @@ class StatusPageTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(openmetrics_names_families_without_total_and_ends_with_eof);
     CPPUNIT_TEST(a_dead_worker_frees_its_busy_threads_and_is_counted_by_signal);
     CPPUNIT_TEST(known_counts_give_the_golden_pages);
+    CPPUNIT_TEST(every_worker_counter_is_in_every_format);
+    CPPUNIT_TEST(worker_counter_rows_are_named_once_and_grouped);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -173,6 +187,70 @@ class StatusPageTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(file_text("t/unit/golden/status.openmetrics"),
                              without_build(cms::status_metrics(*board_, true)));
         CPPUNIT_ASSERT_EQUAL(file_text("t/unit/golden/status.summary"), summary);
+    }
+
+    // Each CMS_WORKER_COUNTERS line alone at a count of its own: its JSON member, its sample in
+    // both texts and, if it names one, its summary line show that count.
+    void every_worker_counter_is_in_every_format() {
+        for (size_t i = 0; i < cms::k_worker_counter_count; ++i) {
+            const WorkerCounterRow &row = cms::k_worker_counters[i];
+            setUp();
+            uint64_t n = 1000003 * (i + 1);
+            cms::add(board_->worker(1).counters.*row.field, n);
+            Json::Value page = cms::status_json(*board_, false);
+            std::string where = std::string(row.name) + " at " + row.json;
+            bool us = row.unit == cms::CounterUnit::us;
+            if (us)
+                CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(where, static_cast<double>(n) / 1e6,
+                                                     at(page, row.json).asDouble(), 1e-9);
+            else
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(where, Json::UInt64(n), at(page, row.json).asUInt64());
+            char value[32];
+            std::snprintf(value, sizeof value, "%.6g", static_cast<double>(n) / 1e6);
+            std::string sample = std::string(row.family) + "_total" +
+                                 (*row.cause ? std::string("{cause=\"") + row.cause + "\"}" : "") +
+                                 " " + (us ? std::string(value) : std::to_string(n));
+            CPPUNIT_ASSERT_MESSAGE(sample, has_line(cms::status_metrics(*board_, false), sample));
+            CPPUNIT_ASSERT_MESSAGE(sample, has_line(cms::status_metrics(*board_, true), sample));
+            if (*row.line == '\0')
+                continue;
+            std::ostringstream number;
+            if (us)
+                number << static_cast<double>(n) / 1e6;
+            else
+                number << n;
+            std::string summary = cms::status_summary(page);
+            size_t line = summary.find("\n" + std::string(row.line) + ":");
+            CPPUNIT_ASSERT_MESSAGE(where + ": no summary line " + row.line,
+                                   line != std::string::npos);
+            std::string text = summary.substr(line + 1, summary.find('\n', line + 1) - line - 1);
+            std::string item = number.str() + (*row.words ? std::string(" ") + row.words : "");
+            CPPUNIT_ASSERT_MESSAGE(text + " lacks " + item, text.find(item) != std::string::npos);
+        }
+    }
+
+    // Names and JSON members once each; a family's lines adjacent, the family's HELP on its first
+    // line only; a summary line's counters one after the other among those the summary shows.
+    void worker_counter_rows_are_named_once_and_grouped() {
+        std::set<std::string> names, members, families, lines;
+        const WorkerCounterRow *before = nullptr;
+        const char *last_line = "";
+        for (const WorkerCounterRow &row : cms::k_worker_counters) {
+            CPPUNIT_ASSERT_MESSAGE(row.name, names.insert(row.name).second);
+            CPPUNIT_ASSERT_MESSAGE(row.json, members.insert(row.json).second);
+            CPPUNIT_ASSERT_MESSAGE(row.family, std::strncmp(row.family, "cms_", 4) == 0);
+            bool same_family = before != nullptr && std::strcmp(before->family, row.family) == 0;
+            CPPUNIT_ASSERT_MESSAGE(row.family, same_family || families.insert(row.family).second);
+            CPPUNIT_ASSERT_MESSAGE(row.name, same_family == (*row.help == '\0'));
+            CPPUNIT_ASSERT_MESSAGE(row.name, !same_family || (*row.cause && *before->cause));
+            // Among the rows shown in the summary, those of one line follow each other.
+            if (*row.line != '\0') {
+                bool same_line = std::strcmp(last_line, row.line) == 0;
+                CPPUNIT_ASSERT_MESSAGE(row.line, same_line || lines.insert(row.line).second);
+                last_line = row.line;
+            }
+            before = &row;
+        }
     }
 
   private:
