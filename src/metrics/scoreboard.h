@@ -40,6 +40,52 @@ const char *unavailable_name(Unavailable cause);
 
 using Counter = std::atomic<uint64_t>;
 
+// The counters of a worker slot that are one number each, one X line per counter. The line makes
+// the WorkerCounters member, its sum over the slots, its JSON member, its Prometheus/OpenMetrics
+// family and, when it names one, its place in the summary of `cms-fcgi status` (status_page.cpp);
+// the request path counts it with add(counters.<field>, n), mostly in http/pipeline.cpp's count().
+//   field     the WorkerCounters member
+//   unit      count, or us: microseconds, shown as seconds
+//   json      its member in the JSON page, the names on the way joined by '.'
+//   family    its Prometheus family, a counter (the samples are <family>_total)
+//   cause     the sample's cause label, "" for none; the lines of one family are adjacent, and the
+//             family's HELP is its first line's
+//   help      the family's HELP
+//   line      the summary line it shows on, "" for none (the lines of one summary line adjacent)
+//   words     what follows the number on that line
+#define CMS_WORKER_COUNTERS(X)                                                                     \
+    X(db_round_trips, count, "database.round_trips", "cms_db_round_trips", "",                     \
+      "Round trips to the database (statements, prepares, transaction control, connects).",        \
+      "database", "round trips")                                                                   \
+    X(db_wait_us, us, "database.wait_seconds", "cms_db_wait_seconds", "",                          \
+      "Time request threads spent waiting on the database.", "database", "s waiting")              \
+    X(db_connects, count, "database.connects", "cms_db_connects", "",                              \
+      "Connections to the database opened by request threads.", "", "")                            \
+    X(db_connect_failures, count, "database.connect_failures", "cms_db_connect_failures", "",      \
+      "Connects to the database that failed.", "database", "connect failures")                     \
+    X(db_reconnects, count, "database.reconnects", "cms_db_reconnects", "",                        \
+      "Connects of a thread that had been connected before.", "", "")                              \
+    /* a deadlock or a Galera certification failure: ran again */                                  \
+    X(db_deadlock_retries, count, "database.retries.deadlock", "cms_db_retries", "deadlock",       \
+      "Requests run again: after a deadlock or a Galera certification failure, or a stale "        \
+      "connection.",                                                                               \
+      "", "")                                                                                      \
+    /* a stale connection: ran again on a new one */                                               \
+    X(db_lost_retries, count, "database.retries.lost_connection", "cms_db_retries",                \
+      "lost_connection", "", "", "")                                                               \
+    X(throttle_refusals, count, "login_throttle.refusals", "cms_login_throttle_refusals", "",      \
+      "Logins refused by the login throttle (429).", "", "")                                       \
+    X(idempotency_replays, count, "idempotency.replays", "cms_idempotency_replays", "",            \
+      "Requests answered with the stored answer of their Idempotency-Key.", "", "")                \
+    X(idempotency_conflicts, count, "idempotency.conflicts", "cms_idempotency_conflicts", "",      \
+      "Idempotency-Keys refused: reused for another request, or still in progress.", "", "")       \
+    X(body_too_large, count, "body_too_large", "cms_body_too_large", "",                           \
+      "Requests refused with 413.", "", "")                                                        \
+    X(slow_requests, count, "slow_requests", "cms_slow_requests", "",                              \
+      "Requests that took slow_request_ms or more.", "slow requests", "")
+
+enum class CounterUnit : uint8_t { count, us };
+
 // One worker thread; written by that thread only (and reset by the master when its worker died).
 struct ThreadSlot {
     std::atomic<uint8_t> state{0};  // ThreadState
@@ -59,20 +105,38 @@ struct WorkerCounters {
     Counter latency_buckets[k_max_templates][k_bucket_count]; // not cumulative
     Counter latency_count[k_max_templates];
     Counter latency_sum_us[k_max_templates];
-    Counter db_round_trips;
-    Counter db_wait_us;
-    Counter db_connects;
-    Counter db_connect_failures;
-    Counter db_reconnects;
-    Counter db_deadlock_retries; // a deadlock or a Galera certification failure: ran again
-    Counter db_lost_retries;     // a stale connection: ran again on a new one
-    Counter unavailable[static_cast<size_t>(Unavailable::count)];
-    Counter throttle_refusals;
-    Counter idempotency_replays;
-    Counter idempotency_conflicts;
-    Counter body_too_large;
-    Counter slow_requests;
+    Counter unavailable[static_cast<size_t>(Unavailable::count)]; // 503s by cause
+#define CMS_COUNTER_MEMBER(field, ...) Counter field;
+    CMS_WORKER_COUNTERS(CMS_COUNTER_MEMBER)
+#undef CMS_COUNTER_MEMBER
 };
+
+// A CMS_WORKER_COUNTERS line as data, for the status page and the tests.
+struct WorkerCounterRow {
+    Counter WorkerCounters::*field;
+    const char *name; // the field's
+    CounterUnit unit;
+    const char *json;
+    const char *family;
+    const char *cause;
+    const char *help;
+    const char *line;
+    const char *words;
+};
+#define CMS_COUNTER_ROW(field, unit, json, family, cause, help, line, words)                       \
+    {&WorkerCounters::field, #field, CounterUnit::unit, json, family, cause, help, line, words},
+inline constexpr WorkerCounterRow k_worker_counters[] = {CMS_WORKER_COUNTERS(CMS_COUNTER_ROW)};
+#undef CMS_COUNTER_ROW
+constexpr size_t k_worker_counter_count = sizeof k_worker_counters / sizeof k_worker_counters[0];
+
+// Every Counter of WorkerCounters is an array above or a CMS_WORKER_COUNTERS line: one added by
+// hand beside them would be counted and never shown.
+static_assert(sizeof(WorkerCounters) ==
+                  sizeof(Counter) *
+                      (k_max_templates * k_method_count * k_status_count +
+                       k_max_templates * k_bucket_count + 2 * k_max_templates +
+                       static_cast<size_t>(Unavailable::count) + k_worker_counter_count),
+              "a WorkerCounters member outside CMS_WORKER_COUNTERS");
 
 struct WorkerSlot {
     std::atomic<int32_t> pid{0};        // 0: no worker in the slot now

@@ -3,6 +3,7 @@
 // _info metric, route templates as labels, never paths).
 #include "metrics/status_page.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <memory>
 #include <sstream>
 
@@ -35,11 +37,9 @@ struct Totals {
     uint64_t buckets[k_max_templates][k_bucket_count] = {};
     uint64_t count[k_max_templates] = {};
     uint64_t sum_us[k_max_templates] = {};
-    uint64_t db_round_trips = 0, db_wait_us = 0, db_connects = 0, db_connect_failures = 0,
-             db_reconnects = 0, db_deadlock_retries = 0, db_lost_retries = 0;
     uint64_t unavailable[static_cast<size_t>(Unavailable::count)] = {};
-    uint64_t throttle_refusals = 0, idempotency_replays = 0, idempotency_conflicts = 0,
-             body_too_large = 0, slow_requests = 0, accepted = 0;
+    uint64_t counters[k_worker_counter_count] = {}; // by k_worker_counters row
+    uint64_t accepted = 0;
     int64_t listen_now = -1, listen_limit = -1;
 };
 
@@ -59,20 +59,10 @@ void sum(const Scoreboard &board, Totals &t) {
             t.count[r] += get(c.latency_count[r]);
             t.sum_us[r] += get(c.latency_sum_us[r]);
         }
-        t.db_round_trips += get(c.db_round_trips);
-        t.db_wait_us += get(c.db_wait_us);
-        t.db_connects += get(c.db_connects);
-        t.db_connect_failures += get(c.db_connect_failures);
-        t.db_reconnects += get(c.db_reconnects);
-        t.db_deadlock_retries += get(c.db_deadlock_retries);
-        t.db_lost_retries += get(c.db_lost_retries);
         for (size_t u = 0; u < static_cast<size_t>(Unavailable::count); ++u)
             t.unavailable[u] += get(c.unavailable[u]);
-        t.throttle_refusals += get(c.throttle_refusals);
-        t.idempotency_replays += get(c.idempotency_replays);
-        t.idempotency_conflicts += get(c.idempotency_conflicts);
-        t.body_too_large += get(c.body_too_large);
-        t.slow_requests += get(c.slow_requests);
+        for (size_t i = 0; i < k_worker_counter_count; ++i)
+            t.counters[i] += get(c.*k_worker_counters[i].field);
     }
     if (!board.listen_queue(t.listen_now, t.listen_limit))
         t.listen_now = t.listen_limit = -1;
@@ -184,6 +174,40 @@ std::string label(const char *name, const std::string &value) {
     return out + '"';
 }
 
+// The member of page at path, the names on the way joined by '.' ("database.retries.deadlock"):
+// made when missing in a page being written, a null value when missing in a page being read.
+template <typename Page> Page &member(Page &page, const std::string &path) {
+    Page *at = &page;
+    for (size_t from = 0, dot; from <= path.size(); from = dot + 1) {
+        dot = std::min(path.find('.', from), path.size());
+        at = &(*at)[path.substr(from, dot - from)];
+    }
+    return *at;
+}
+
+bool in_database(const WorkerCounterRow &row) {
+    return std::strncmp(row.json, "database.", 9) == 0;
+}
+
+// The families of the worker counters of the database (database), or of the others.
+void write_counters(Writer &out, const Totals &totals, bool database) {
+    const char *family = "";
+    for (size_t i = 0; i < k_worker_counter_count; ++i) {
+        const WorkerCounterRow &row = k_worker_counters[i];
+        if (in_database(row) != database)
+            continue;
+        if (std::strcmp(row.family, family) != 0)
+            out.family(row.family, "counter", row.help);
+        family = row.family;
+        std::string name = std::string(row.family) + "_total";
+        std::string labels = *row.cause != '\0' ? label("cause", row.cause) : "";
+        if (row.unit == CounterUnit::us)
+            out.sample(name, labels, number(static_cast<double>(totals.counters[i]) / 1e6));
+        else
+            out.sample(name, labels, totals.counters[i]);
+    }
+}
+
 } // namespace
 
 Json::Value status_json(const Scoreboard &board, bool full) {
@@ -274,23 +298,16 @@ Json::Value status_json(const Scoreboard &board, bool full) {
         latency.append(one);
     }
 
-    Json::Value &db = page["database"];
-    db["round_trips"] = static_cast<Json::UInt64>(totals.db_round_trips);
-    db["wait_seconds"] = static_cast<double>(totals.db_wait_us) / 1e6;
-    db["connects"] = static_cast<Json::UInt64>(totals.db_connects);
-    db["connect_failures"] = static_cast<Json::UInt64>(totals.db_connect_failures);
-    db["reconnects"] = static_cast<Json::UInt64>(totals.db_reconnects);
-    db["retries"]["deadlock"] = static_cast<Json::UInt64>(totals.db_deadlock_retries);
-    db["retries"]["lost_connection"] = static_cast<Json::UInt64>(totals.db_lost_retries);
+    for (size_t i = 0; i < k_worker_counter_count; ++i) {
+        const WorkerCounterRow &row = k_worker_counters[i];
+        if (row.unit == CounterUnit::us)
+            member(page, row.json) = static_cast<double>(totals.counters[i]) / 1e6;
+        else
+            member(page, row.json) = static_cast<Json::UInt64>(totals.counters[i]);
+    }
     for (size_t u = 0; u < static_cast<size_t>(Unavailable::count); ++u)
-        db["unavailable"][unavailable_name(static_cast<Unavailable>(u))] =
+        page["database"]["unavailable"][unavailable_name(static_cast<Unavailable>(u))] =
             static_cast<Json::UInt64>(totals.unavailable[u]);
-
-    page["login_throttle"]["refusals"] = static_cast<Json::UInt64>(totals.throttle_refusals);
-    page["idempotency"]["replays"] = static_cast<Json::UInt64>(totals.idempotency_replays);
-    page["idempotency"]["conflicts"] = static_cast<Json::UInt64>(totals.idempotency_conflicts);
-    page["body_too_large"] = static_cast<Json::UInt64>(totals.body_too_large);
-    page["slow_requests"] = static_cast<Json::UInt64>(totals.slow_requests);
 
     if (!full)
         return page;
@@ -426,47 +443,15 @@ std::string status_metrics(const Scoreboard &board, bool openmetrics) {
                        std::to_string(rss_bytes(pid)));
     }
 
-    out.family(
-        "cms_db_round_trips", "counter",
-        "Round trips to the database (statements, prepares, transaction control, connects).");
-    out.sample("cms_db_round_trips_total", "", totals.db_round_trips);
-    out.family("cms_db_wait_seconds", "counter",
-               "Time request threads spent waiting on the database.");
-    out.sample("cms_db_wait_seconds_total", "",
-               number(static_cast<double>(totals.db_wait_us) / 1e6));
-    out.family("cms_db_connects", "counter",
-               "Connections to the database opened by request threads.");
-    out.sample("cms_db_connects_total", "", totals.db_connects);
-    out.family("cms_db_connect_failures", "counter", "Connects to the database that failed.");
-    out.sample("cms_db_connect_failures_total", "", totals.db_connect_failures);
-    out.family("cms_db_reconnects", "counter",
-               "Connects of a thread that had been connected before.");
-    out.sample("cms_db_reconnects_total", "", totals.db_reconnects);
-    out.family("cms_db_retries", "counter",
-               "Requests run again: after a deadlock or a Galera certification failure, or a stale "
-               "connection.");
-    out.sample("cms_db_retries_total", label("cause", "deadlock"), totals.db_deadlock_retries);
-    out.sample("cms_db_retries_total", label("cause", "lost_connection"), totals.db_lost_retries);
+    // The worker counters: the database's, its 503s by cause, then the others.
+    write_counters(out, totals, true);
     out.family("cms_db_unavailable", "counter",
                "Requests answered 503 because of the database, by cause.");
     for (size_t u = 0; u < static_cast<size_t>(Unavailable::count); ++u)
         out.sample("cms_db_unavailable_total",
                    label("cause", unavailable_name(static_cast<Unavailable>(u))),
                    totals.unavailable[u]);
-
-    out.family("cms_login_throttle_refusals", "counter",
-               "Logins refused by the login throttle (429).");
-    out.sample("cms_login_throttle_refusals_total", "", totals.throttle_refusals);
-    out.family("cms_idempotency_replays", "counter",
-               "Requests answered with the stored answer of their Idempotency-Key.");
-    out.sample("cms_idempotency_replays_total", "", totals.idempotency_replays);
-    out.family("cms_idempotency_conflicts", "counter",
-               "Idempotency-Keys refused: reused for another request, or still in progress.");
-    out.sample("cms_idempotency_conflicts_total", "", totals.idempotency_conflicts);
-    out.family("cms_body_too_large", "counter", "Requests refused with 413.");
-    out.sample("cms_body_too_large_total", "", totals.body_too_large);
-    out.family("cms_slow_requests", "counter", "Requests that took slow_request_ms or more.");
-    out.sample("cms_slow_requests_total", "", totals.slow_requests);
+    write_counters(out, totals, false);
     return out.done();
 }
 
@@ -474,7 +459,6 @@ std::string status_summary(const Json::Value &page) {
     std::ostringstream out;
     const Json::Value &k = page["capacity"];
     const Json::Value &c = page["connections"];
-    const Json::Value &db = page["database"];
     out << "pool:              cms-fcgi " << page["pool"]["version"].asString() << ", up "
         << page["pool"]["uptime_seconds"].asInt64() << " s\n"
         << "workers:           " << k["workers"].asInt() << " x " << k["threads_per_worker"].asInt()
@@ -489,11 +473,28 @@ std::string status_summary(const Json::Value &page) {
         << "worker restarts:   " << page["workers"]["restarts"].asUInt64();
     for (const std::string &cause : page["workers"]["deaths"].getMemberNames())
         out << ", " << cause << ": " << page["workers"]["deaths"][cause].asUInt64();
-    out << "\n"
-        << "database:          " << db["round_trips"].asUInt64() << " round trips, "
-        << db["wait_seconds"].asDouble() << " s waiting, " << db["connect_failures"].asUInt64()
-        << " connect failures\n"
-        << "slow requests:     " << page["slow_requests"].asUInt64() << "\n";
+    out << "\n";
+    // The worker counters that name a summary line, after the line's name (19 columns wide).
+    const char *line = "";
+    for (const WorkerCounterRow &row : k_worker_counters) {
+        if (*row.line == '\0')
+            continue;
+        if (std::strcmp(row.line, line) == 0)
+            out << ", ";
+        else
+            out << (*line != '\0' ? "\n" : "") << std::left << std::setw(19)
+                << std::string(row.line) + ":";
+        line = row.line;
+        const Json::Value &value = member(page, row.json);
+        if (row.unit == CounterUnit::us)
+            out << value.asDouble();
+        else
+            out << value.asUInt64();
+        if (*row.words != '\0')
+            out << ' ' << row.words;
+    }
+    if (*line != '\0')
+        out << "\n";
     return out.str();
 }
 
