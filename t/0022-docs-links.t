@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='the README fits on a screen or two, links every page of doc/, and no relative link of the README, doc/*.md or t/README points to a missing file or heading'
+test_description='the README fits on a screen or two, links every page of doc/, and no relative link of the README, doc/*.md or t/README points to a missing file or heading, and every metric family has its row in doc/operations.md'
 . "$(dirname "$0")/lib.sh"
 
 # Prints FILE: TARGET for each relative link [text](TARGET) of the files given whose file (or
@@ -58,6 +58,16 @@ test_expect_success 'the link check finds a missing file and a missing heading' 
 	grep -qF "planted/page.md: gone.md (no such file)" found &&
 	grep -qF "planted/page.md: #nowhere (no such heading)" found &&
 	test "$(wc -l <found)" = 2
+'
+
+test_expect_success 'every metric family of the status page has its row in doc/operations.md' '
+	sed -n "s/^# TYPE \(cms_[a-z_]*\) .*/\1/p" "$TOP/t/unit/golden/status.prom" >families &&
+	test "$(wc -l <families)" -ge 20 &&
+	missing= &&
+	for family in $(cat families); do
+		grep -q "^|.*\`$family[\`{]" "$TOP/doc/operations.md" || missing="$missing $family"
+	done &&
+	{ [ -z "$missing" ] || { echo "families without a row in doc/operations.md:$missing"; false; }; }
 '
 
 test_done
