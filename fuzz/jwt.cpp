@@ -1,10 +1,10 @@
 // Fuzz target: an Authorization header through bearer_token (http/authorize.h) and its token through
 // jwt::decode, once as given and once re-signed with the key, so the claims parser is reached too.
 #include "auth/jwt.h"
-#include "http/authorize.h"
 #include "base/base64.h"
 #include "base/errors.h"
 #include "base/utf8.h"
+#include "http/authorize.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // Fuzz target: an upload's Content-Type and body through read_uploads (file_handlers.h): the media
 // type and boundary check, cgicc's multipart parser and the count, extension and size checks.
+#include "api/file_handlers.h"
 #include "base/config.h"
 #include "base/errors.h"
-#include "api/file_handlers.h"
 #include "http/request.h"
 
 #include <cstdint>

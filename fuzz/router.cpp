@@ -1,8 +1,8 @@
 // Fuzz target: "METHOD REQUEST_URI" through read_request_head (percent-decoding, normalize_path),
 // Router::match over the real route table (routes.cpp) and Request::line.
-#include "http/router.h"
-#include "http/request.h"
 #include "base/utf8.h"
+#include "http/request.h"
+#include "http/router.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,17 +2,17 @@
 // reset or deleted here; every change writes its behaviour log row in its transaction.
 #include "api/admin_user_handlers.h"
 
-#include "http/context.h"
-#include "db/db.h"
-#include "base/errors.h"
-#include "db/group_store.h"
-#include "http/handler_util.h"
-#include "auth/password.h"
 #include "api/representation.h"
+#include "api/user_rules.h"
+#include "auth/password.h"
+#include "base/errors.h"
+#include "db/db.h"
+#include "db/group_store.h"
+#include "db/user_store.h"
+#include "http/context.h"
+#include "http/handler_util.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "api/user_rules.h"
-#include "db/user_store.h"
 #include "http/validate.h"
 
 namespace cms {

@@ -1,15 +1,15 @@
 // Book routes: the validation rules and texts of doc/api.md §4 and the responses they produce.
 #include "api/book_handlers.h"
 
-#include "db/book_store.h"
 #include "base/config.h"
-#include "http/context.h"
-#include "db/db.h"
 #include "base/errors.h"
+#include "base/utf8.h"
+#include "db/book_store.h"
+#include "db/db.h"
+#include "http/context.h"
 #include "http/handler_util.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "base/utf8.h"
 #include "http/validate.h"
 
 namespace cms {

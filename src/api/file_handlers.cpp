@@ -14,15 +14,15 @@
 #include <cgicc/Cgicc.h>
 
 #include "base/config.h"
-#include "http/context.h"
 #include "base/errors.h"
-#include "db/file_store.h"
-#include "http/handler_util.h"
 #include "base/log.h"
-#include "http/request.h"
-#include "http/response.h"
 #include "base/text.h"
 #include "base/utf8.h"
+#include "db/file_store.h"
+#include "http/context.h"
+#include "http/handler_util.h"
+#include "http/request.h"
+#include "http/response.h"
 
 namespace cms {
 

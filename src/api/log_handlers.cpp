@@ -1,12 +1,12 @@
 // Behaviour log routes: filters from the query (absent or empty = no filter), pages, `time`.
 #include "api/log_handlers.h"
 
+#include "base/utf8.h"
+#include "db/log_store.h"
 #include "http/context.h"
 #include "http/handler_util.h"
-#include "db/log_store.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "base/utf8.h"
 #include "http/validate.h"
 
 namespace cms {

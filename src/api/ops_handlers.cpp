@@ -4,9 +4,9 @@
 #include <string_view>
 
 #include "base/config.h"
-#include "http/context.h"
-#include "db/db.h"
 #include "base/errors.h"
+#include "db/db.h"
+#include "http/context.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "metrics/status_page.h"

@@ -3,8 +3,8 @@
 
 #include "base/config.h"
 #include "db/group_store.h"
-#include "http/handler_util.h"
 #include "db/permission_store.h"
+#include "http/handler_util.h"
 
 namespace cms {
 

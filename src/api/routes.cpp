@@ -8,8 +8,8 @@
 #include "api/file_handlers.h"
 #include "api/log_handlers.h"
 #include "api/ops_handlers.h"
-#include "http/router.h"
 #include "api/user_handlers.h"
+#include "http/router.h"
 
 namespace cms {
 

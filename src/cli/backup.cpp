@@ -26,13 +26,13 @@
 
 #include <json/json.h>
 
-#include "cli/archive.h"
-#include "db/backup_store.h"
 #include "base/config.h"
-#include "db/db.h"
-#include "cli/db_tools.h"
-#include "db/dump_scan.h"
 #include "base/json.h"
+#include "cli/archive.h"
+#include "cli/db_tools.h"
+#include "db/backup_store.h"
+#include "db/db.h"
+#include "db/dump_scan.h"
 #include "db/schema.h"
 #include "db/schema_store.h"
 

@@ -26,16 +26,16 @@
 
 #include <json/json.h>
 
+#include "base/config.h"
+#include "base/digest.h"
 #include "cli/archive.h"
 #include "cli/backup.h"
-#include "db/backup_store.h"
-#include "base/config.h"
-#include "db/db.h"
 #include "cli/db_tools.h"
-#include "base/digest.h"
+#include "cli/setup_db.h"
+#include "db/backup_store.h"
+#include "db/db.h"
 #include "db/schema.h"
 #include "db/schema_store.h"
-#include "cli/setup_db.h"
 
 namespace cms {
 

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "db/account_store.h"
-#include "base/config.h"
-#include "db/db.h"
-#include "auth/password.h"
-#include "db/schema.h"
 #include "api/user_rules.h"
+#include "auth/password.h"
+#include "base/config.h"
+#include "db/account_store.h"
+#include "db/db.h"
+#include "db/schema.h"
 #include "db/schema_store.h"
 #include "db/user_store.h"
 

@@ -1,8 +1,8 @@
 // Login captcha storage: the SQL of cms_captcha_spent.
 #include "db/captcha_store.h"
 
-#include "db/db.h"
 #include "base/text.h"
+#include "db/db.h"
 
 namespace cms {
 

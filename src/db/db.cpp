@@ -11,8 +11,8 @@
 #include <openssl/crypto.h>
 
 #include "base/config.h"
-#include "db/db_health.h"
 #include "base/log.h"
+#include "db/db_health.h"
 #include "metrics/scoreboard.h"
 
 // libmariadb's port for a connect that gives none (ours all give db_port). Only its static

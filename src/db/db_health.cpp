@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 
 #include "base/config.h"
-#include "db/db.h"
 #include "base/log.h"
+#include "db/db.h"
 
 namespace cms {
 

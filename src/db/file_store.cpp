@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db/db.h"
 #include "base/digest.h"
 #include "base/log.h"
 #include "base/text.h"
+#include "db/db.h"
 
 namespace cms {
 

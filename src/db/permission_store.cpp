@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "db/db.h"
 #include "base/log.h"
+#include "db/db.h"
 
 namespace cms {
 

@@ -4,14 +4,14 @@
 
 #include <ctime>
 
-#include "base/config.h"
-#include "http/context.h"
-#include "base/errors.h"
 #include "auth/jwt.h"
+#include "base/config.h"
+#include "base/errors.h"
 #include "db/permission_store.h"
+#include "db/user_store.h"
+#include "http/context.h"
 #include "http/request.h"
 #include "http/router.h"
-#include "db/user_store.h"
 
 namespace cms {
 

@@ -1,8 +1,8 @@
 // Behaviour log rendering and writing.
 #include "http/behaviour_log.h"
 
-#include "http/context.h"
 #include "db/log_store.h"
+#include "http/context.h"
 #include "http/request.h"
 #include "http/router.h"
 

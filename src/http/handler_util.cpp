@@ -2,11 +2,11 @@
 #include "http/handler_util.h"
 
 #include "base/config.h"
-#include "http/context.h"
 #include "base/json.h"
+#include "base/text.h"
+#include "http/context.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "base/text.h"
 
 namespace cms {
 

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "http/context.h"
 #include "base/digest.h"
 #include "base/errors.h"
+#include "http/context.h"
 #include "http/handler_util.h"
 #include "http/request.h"
 #include "http/response.h"

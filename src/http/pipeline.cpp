@@ -20,19 +20,19 @@
 
 #include <mysqld_error.h>
 
+#include "base/config.h"
+#include "base/errors.h"
+#include "base/log.h"
+#include "base/text.h"
+#include "db/db.h"
 #include "http/authorize.h"
 #include "http/behaviour_log.h"
-#include "base/config.h"
 #include "http/context.h"
-#include "db/db.h"
-#include "base/errors.h"
 #include "http/idempotency.h"
-#include "base/log.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "http/router.h"
 #include "metrics/scoreboard.h"
-#include "base/text.h"
 
 namespace cms {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "base/errors.h"
-#include "http/request.h"
 #include "base/utf8.h"
+#include "http/request.h"
 
 namespace cms::validate {
 

@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "base/config.h"
-#include "http/pipeline.h"
 #include "base/log.h"
+#include "http/pipeline.h"
 #include "metrics/scoreboard.h"
 
 namespace cms {

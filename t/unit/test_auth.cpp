@@ -1,7 +1,7 @@
 // Unit tests for src/http/authorize.cpp: the Authorization header's token (bearer_token). The token checks
 // that need a user row are covered by the black-box tests (t/0202-auth-token-errors.t).
-#include "http/authorize.h"
 #include "base/errors.h"
+#include "http/authorize.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

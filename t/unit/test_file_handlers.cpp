@@ -1,8 +1,8 @@
 // Unit tests for src/api/file_handlers.cpp: read_uploads, the pure part of an upload (media type and
 // boundary, multipart parts, count, extension and size checks). Storing is t/0400-file-upload.t's.
+#include "api/file_handlers.h"
 #include "base/config.h"
 #include "base/errors.h"
-#include "api/file_handlers.h"
 #include "http/request.h"
 
 #include <cppunit/extensions/HelperMacros.h>

@@ -1,7 +1,7 @@
 // Unit tests for src/auth/jwt.cpp: a known token computed outside this code base, the expiry boundary,
 // and every way a token can be forged, tampered with or malformed.
-#include "base/base64.h"
 #include "auth/jwt.h"
+#include "base/base64.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 #include <openssl/evp.h>

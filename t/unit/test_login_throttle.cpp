@@ -1,8 +1,8 @@
 // Unit tests for src/api/login_throttle.cpp: each limit at its boundary, and the attempts the rule must
 // never refuse (another address, an address without failures once the username is at its ceiling),
 // and when a captcha is asked in each login_captcha mode.
-#include "base/config.h"
 #include "api/login_throttle.h"
+#include "base/config.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

@@ -1,9 +1,9 @@
 // Unit tests for src/api/representation.cpp: the group and permission shapes, permissions grouped by
 // module, and avatars as absolute URLs.
+#include "api/representation.h"
 #include "base/config.h"
 #include "db/group_store.h"
 #include "db/permission_store.h"
-#include "api/representation.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 

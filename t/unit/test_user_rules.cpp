@@ -1,8 +1,8 @@
 // Unit tests for src/api/user_rules.cpp: the new-password pattern at its length boundaries and symbols,
 // the confirmation, the e-mail shape, name lengths in characters (doc/lin-cms.md §2.4 texts).
+#include "api/user_rules.h"
 #include "base/errors.h"
 #include "field_texts.h"
-#include "api/user_rules.h"
 
 #include <cppunit/extensions/HelperMacros.h>
 
