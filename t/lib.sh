@@ -717,9 +717,20 @@ remember () {
 	echo "$TOKEN" >"$TRASH/$1.token"
 }
 
-# as NAME: sets TOKEN to the access token kept by `remember NAME`.
+# keep NAME [TOKEN]: keeps TOKEN (the current $TOKEN when not given; e.g. "$REFRESH_TOKEN") for
+# `as NAME` and `kept NAME`, as remember does after its login.
+keep () {
+	printf '%s\n' "${2-$TOKEN}" >"$TRASH/$1.token"
+}
+
+# kept NAME: prints the token kept by `remember NAME` or `keep NAME`.
+kept () {
+	cat "$TRASH/$1.token"
+}
+
+# as NAME: sets TOKEN to the token kept by `remember NAME` or `keep NAME`.
 as () {
-	TOKEN=$(cat "$TRASH/$1.token")
+	TOKEN=$(kept "$1")
 }
 
 # jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
