@@ -54,10 +54,11 @@ set_socket_path () {
 	eval "$1=\$dir/\$2"
 }
 
+# The private server in $TRASH/db, its datadir made on the first start (svc_db_up).
 _start_private_db () {
 	# A small buffer pool and redo log: a test database holds a few rows, and prove -j runs
 	# several servers at once.
-	DB_PID=$(svc_db_start "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "" \
+	DB_PID=$(svc_db_up "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "" \
 		--innodb-buffer-pool-size=32M --innodb-log-file-size=8M 2>>"$TRASH/fixture.log") ||
 		bail_out "mariadbd did not start"
 }
@@ -76,8 +77,6 @@ start_db () {
 	else
 		set_socket_path DB_SOCKET db.sock
 		DB_NAME=cms
-		svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
-			bail_out "mariadb-install-db failed"
 		_start_private_db
 	fi
 	svc_sql "$DB_SOCKET" -e "CREATE DATABASE \`$DB_NAME\`
@@ -123,7 +122,7 @@ _db_password_account () {
 # Readiness is checked by start_web, through the front.
 # Uploads go to FILE_STORE_DIR ($TRASH/assets unless given), which the front serves at /assets/.
 start_app () {
-	local kv key conf=$TRASH/cms.conf workers
+	local kv key conf=$TRASH/cms.conf
 	[ -x "$APP_BIN" ] || bail_out "$APP_BIN is not built (run make)"
 	[ -n "${DB_NAME:-}" ] || bail_out "start_app needs start_db first"
 	set_socket_path APP_SOCKET pool.sock
@@ -158,16 +157,14 @@ start_app () {
 	chmod 600 "$conf"
 	"$APP_BIN" -c "$conf" -t >>"$TRASH/fixture.log" 2>&1 ||
 		bail_out "$APP_BIN -c cms.conf -t rejects the test configuration"
-	workers=$("$APP_BIN" -c "$conf" --get workers 2>>"$TRASH/fixture.log") ||
-		bail_out "cannot read workers from cms.conf"
 	FILE_STORE_DIR=$("$APP_BIN" -c "$conf" --get file_store_dir 2>>"$TRASH/fixture.log") ||
 		bail_out "cannot read file_store_dir from cms.conf"
 	case $FILE_STORE_DIR in /*) ;; *) FILE_STORE_DIR=$TRASH/$FILE_STORE_DIR ;; esac
 	! web_runs_app || return 0
 	app_started=1
-	POOL_PID=$(svc_pool_start "$APP_BIN" "$conf" "$APP_SOCKET" "$workers" "$TRASH/app.log" "$TRASH" \
+	POOL_PID=$(svc_pool_up "$APP_BIN" "$conf" "$APP_SOCKET" "$TRASH/app.log" "$TRASH" \
 		"$TRASH/pool.pid" 2>>"$TRASH/fixture.log") || bail_out "the FastCGI pool did not start"
-	[ -z "${TEST_CLUSTER_DIR:-}" ] || _start_pool2 "$workers"
+	[ -z "${TEST_CLUSTER_DIR:-}" ] || _start_pool2
 }
 
 # The second application host of a cluster test: the same configuration but for the order of
@@ -176,7 +173,7 @@ _start_pool2 () {
 	set_socket_path APP_SOCKET2 pool2.sock
 	sed "s|^db_hosts = .*|db_hosts = $(cluster_node_sockets 2 3 1)|" "$TRASH/cms.conf" >"$TRASH/cms2.conf"
 	chmod 600 "$TRASH/cms2.conf"
-	POOL2_PID=$(svc_pool_start "$APP_BIN" "$TRASH/cms2.conf" "$APP_SOCKET2" "$1" "$TRASH/app.log" \
+	POOL2_PID=$(svc_pool_up "$APP_BIN" "$TRASH/cms2.conf" "$APP_SOCKET2" "$TRASH/app.log" \
 		"$TRASH" "$TRASH/pool2.pid" 2>>"$TRASH/fixture.log") || bail_out "the second pool did not start"
 }
 
@@ -198,10 +195,7 @@ start_pool_fronts () {
 		sock=$APP_SOCKET
 		[ "$n" = 1 ] || sock=$APP_SOCKET2
 		svc_port_free "$(test_port $((n + 1)))" || bail_out "port $(test_port $((n + 1))) is in use"
-		svc_nginx_conf "$TRASH/nginx-pool$n" "$(test_port $((n + 1)))" "$sock" "$TOP" \
-			"$FILE_STORE_DIR" || bail_out "cannot write nginx-pool$n/nginx.conf"
-		_nginx_texts "$TRASH/nginx-pool$n"
-		svc_nginx_start "$TRASH/nginx-pool$n" >/dev/null 2>>"$TRASH/fixture.log" ||
+		_nginx_up "nginx-pool$n" "$(test_port $((n + 1)))" "$sock" >/dev/null ||
 			bail_out "nginx for pool $n did not start"
 		svc_wait_http_200 "http://127.0.0.1:$(test_port $((n + 1)))/healthz" 100 \
 			2>>"$TRASH/fixture.log" || bail_out "pool $n alone did not answer /healthz"
@@ -265,21 +259,22 @@ start_nginx () {
 	HTTP_PORT=$(test_port 1)
 	svc_port_free "$HTTP_PORT" || bail_out "port $HTTP_PORT is already in use"
 	[ -n "${APP_SOCKET:-}" ] || set_socket_path APP_SOCKET pool.sock
-	svc_nginx_conf "$TRASH/nginx" "$HTTP_PORT" "$APP_SOCKET${APP_SOCKET2:+ $APP_SOCKET2}" "$TOP" \
-		"$FILE_STORE_DIR" ||
-		bail_out "cannot write nginx.conf"
-	_nginx_texts "$TRASH/nginx"
-	NGINX_PID=$(svc_nginx_start "$TRASH/nginx" 2>>"$TRASH/fixture.log") ||
+	NGINX_PID=$(_nginx_up nginx "$HTTP_PORT" "$APP_SOCKET${APP_SOCKET2:+ $APP_SOCKET2}") ||
 		bail_out "nginx did not start"
 	_wait_front nginx "$NGINX_PID"
 }
 
-# Writes the texts of nginx's own errors (svc_nginx_texts) into the nginx directory $1 from
-# start_app's cms.conf; without one, nginx keeps the defaults of nginx/cms-fcgi.conf.
-_nginx_texts () {
-	[ -e "$TRASH/cms.conf" ] || return 0
-	svc_nginx_texts "$1" "$APP_BIN" "$TRASH/cms.conf" 2>>"$TRASH/fixture.log" ||
-		bail_out "cms-fcgi --nginx-texts rejects the test configuration"
+# _nginx_up DIR PORT POOL: starts an nginx in $TRASH/DIR (svc_nginx_up) on PORT in front of the
+# pool(s) POOL, serving FILE_STORE_DIR at /assets/, with the texts of nginx's own errors from
+# start_app's cms.conf (without one, nginx keeps the defaults of nginx/cms-fcgi.conf); its stderr
+# to fixture.log. Prints its PID.
+_nginx_up () {
+	if [ -e "$TRASH/cms.conf" ]; then
+		set -- "$@" "$APP_BIN" "$TRASH/cms.conf"
+	else
+		set -- "$@" "" ""
+	fi
+	svc_nginx_up "$TRASH/$1" "$2" "$3" "$TOP" "$FILE_STORE_DIR" "" "$4" "$5" 2>>"$TRASH/fixture.log"
 }
 
 # Waits (at most 10 s) until GET /healthz answers 200 through front $1 (process $2, its logs in
