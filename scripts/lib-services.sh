@@ -1,11 +1,16 @@
 # Shell functions that start and stop the private services of `make run` and of the tests
 # (MariaDB, the spawn-fcgi + cms-fcgi --supervise pool, nginx, Apache); sourced by scripts/run,
-# scripts/stop, scripts/check, bench/run, battery/run and t/lib.sh. POSIX sh plus `local`.
-# Processes are found by recorded PID only.
+# scripts/cluster, scripts/stop, scripts/check, bench/run, battery/run and t/lib.sh. POSIX sh plus
+# `local`. Processes are found by recorded PID only.
 #
 # Conventions: functions return non-zero after printing one reason to stderr; waits are bounded
 # polls in 0.1 s steps ("tenths"); a daemon's PID file is written by svc_spawn before the exec, and
 # mariadbd and nginx then rewrite the same file with the same PID (they are exec'd in place).
+#
+# The start sequence, the same everywhere (see the end of this file): svc_db_up (a datadir made
+# when new, mariadbd started), then the database and the configuration (each script's own), then
+# svc_pool_up (the configuration checked, the pool started) and svc_nginx_up (nginx.conf, the
+# texts of nginx's own errors, nginx started). svc_down stops what they started in a directory.
 
 # Debian installs nginx, mariadbd, apache2 and spawn-fcgi in /usr/sbin, which is not on an ordinary
 # user's PATH (nor on that of a user with sudo).
@@ -100,6 +105,31 @@ svc_var_dir () {
 	/*) echo "$CMS_VAR_DIR" ;;
 	*) echo "$1/${CMS_VAR_DIR:-var}" ;;
 	esac
+}
+
+# ---- What every script needs --------------------------------------------------------------------
+
+# die MESSAGE: prints "PROG: MESSAGE" on stderr and exits with status svc_die_status (1 unless the
+# script says otherwise); PROG is svc_prog, which each script sets to its name (run, bench, ...).
+svc_prog=${0##*/}
+svc_die_status=1
+die () {
+	echo "$svc_prog: $*" >&2
+	exit "$svc_die_status"
+}
+
+# is_count N LO HI: N is a whole number from LO to HI (a setting read from the environment).
+is_count () {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+
+# fetch CURL_ARGS...: one request with curl (5 s at most), the body in the file svc_fetch_body
+# names (which the script sets); prints the status, 000 when there was no answer.
+svc_fetch_body=/dev/null
+fetch () {
+	curl --silent --show-error --max-time 5 --output "$svc_fetch_body" --write-out '%{http_code}' "$@" ||
+		true
 }
 
 # Letters and digits from /dev/urandom, $1 of them.
@@ -734,4 +764,58 @@ svc_apache_stop () {
 		svc_wait_gone "$kid" 50
 	done
 	return $rc
+}
+
+# ---- The start sequence -------------------------------------------------------------------------
+# What scripts/run, scripts/cluster, bench/run, battery/run and t/lib.sh each assembled by hand;
+# between svc_db_up and svc_pool_up each makes its database and its configuration file.
+
+# svc_db_up DATADIR SOCK PIDFILE ERRLOG PORT [MARIADBD_ARGS...]: a private mariadbd on datadir
+# DATADIR, made first (mariadb-install-db, logging to ERRLOG with -install.log for .err) when it
+# holds no database yet, then started as svc_db_start does (TCP on PORT when not empty). Prints
+# its PID.
+svc_db_up () {
+	if [ ! -d "$1/mysql" ]; then
+		svc_db_init "$1" "${4%.err}-install.log" || return 1
+	fi
+	svc_db_start "$@"
+}
+
+# svc_pool_up APP CONF LISTEN LOG DIR PIDFILE: checks configuration file CONF (APP -t), then starts
+# the pool of its `workers` as svc_pool_start does (listening on LISTEN, in directory DIR, stderr
+# to LOG, the master's PID in PIDFILE). Prints the master's PID.
+svc_pool_up () {
+	local app=$1 conf=$2 check workers
+	check=$("$app" -c "$conf" -t 2>&1) || { echo "$app rejects $conf: $check" >&2; return 1; }
+	workers=$("$app" -c "$conf" --get workers) || return 1
+	svc_pool_start "$app" "$conf" "$3" "$workers" "$4" "$5" "$6"
+}
+
+# svc_nginx_up DIR PORT POOL TOP ASSETS DOCS [APP CONF]: writes DIR/nginx.conf (svc_nginx_conf: on
+# 127.0.0.1:PORT in front of the pool or pools POOL, with source tree TOP's shipped configuration,
+# ASSETS at /assets/ and DOCS at /docs/ when not empty); with APP and CONF the texts of nginx's own
+# errors from that binary and configuration (svc_nginx_texts); runs the command SVC_NGINX_EDIT (when
+# set) with the nginx.conf's path, for a caller's own change to it; then starts nginx. Prints its
+# PID.
+svc_nginx_up () {
+	local dir=$1
+	svc_nginx_conf "$dir" "$2" "$3" "$4" "$5" "$6" || { echo "cannot write $dir/nginx.conf" >&2; return 1; }
+	if [ -n "${7:-}" ]; then
+		svc_nginx_texts "$dir" "$7" "$8" || {
+			echo "$7 cannot write the texts of nginx's own errors (nginx/cms-fcgi-texts.conf)" >&2
+			return 1
+		}
+	fi
+	[ -z "${SVC_NGINX_EDIT:-}" ] || $SVC_NGINX_EDIT "$dir/nginx.conf" || return 1
+	svc_nginx_start "$dir"
+}
+
+# svc_down DIR: stops what the start sequence started with DIR's layout (DIR/nginx,
+# DIR/pool.pid and DIR/pool2.pid, the mariadbd of DIR/db.sock and DIR/db.pid), each only when it
+# runs, nginx first. Reports an unclean stop on stderr but always succeeds.
+svc_down () {
+	svc_nginx_stop "$1/nginx" || true
+	svc_pool_stop "$1/pool.pid" || true
+	svc_pool_stop "$1/pool2.pid" || true
+	svc_db_stop "$1/db.sock" "$1/db.pid" || true
 }

@@ -9,6 +9,7 @@ fake () {
 	mkdir -p fake/t &&
 	ln -sfn "$TOP/scripts" fake/scripts &&
 	ln -sfn "$TOP/t/lib.sh" fake/t/lib.sh &&
+	ln -sfn "$TOP/t/lib" fake/t/lib &&
 	cat >"fake/t/0999-$1.t" <<-EOF_FAKE &&
 		. "\$(dirname "\$0")/lib.sh"
 		app_started=1

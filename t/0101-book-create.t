@@ -35,12 +35,11 @@ newest_id () {
 }
 
 test_expect_success 'setup: root logs in' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token
+	remember root "$ROOT_PASSWORD"
 '
 
 test_expect_success 'a valid body answers 201 with code 1, 新建图书成功 and request "POST /v1/book"' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"Dune\",\"author\":\"Herbert\",\"summary\":\"Spice\",\"image\":\"https://i.example/d.png\"}" &&
 	expect_status 201 &&
 	printf "%s" "{\"code\":1,\"message\":\"新建图书成功\",\"request\":\"POST /v1/book\"}" >expected &&
@@ -48,7 +47,7 @@ test_expect_success 'a valid body answers 201 with code 1, 新建图书成功 an
 '
 
 test_expect_success 'the created envelope carries no id' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"NoId\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_json_true "has(\"id\") | not"
@@ -76,14 +75,14 @@ test_expect_success 'a body without image stores image NULL' '
 '
 
 test_expect_success 'an empty image is accepted (0 characters) and stored empty' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"EmptyImage\",\"author\":\"A\",\"summary\":\"S\",\"image\":\"\"}" &&
 	expect_status 201 &&
 	expect_db "SELECT CONCAT(\"[\", image, \"]\") FROM book WHERE title = \"EmptyImage\"" "[]"
 '
 
 test_expect_success 'a null image is accepted and stored NULL' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"NullImage\",\"author\":\"A\",\"summary\":\"S\",\"image\":null}" &&
 	expect_status 201 &&
 	expect_db "SELECT image IS NULL FROM book WHERE title = \"NullImage\"" 1
@@ -110,7 +109,7 @@ for rule in "title 50 图书名不能超过50字符 书😀" "author 30 图书�
 	for ch in 书 😀 x; do
 		case $chars in *$ch*) ;; *) continue ;; esac
 		test_expect_success "$field of $max × $ch answers 201" '
-			TOKEN=$(cat token) &&
+			as root &&
 			body_with $field "$(rep "$ch" $max)" >body.json &&
 			http POST /v1/book @body.json &&
 			expect_status 201
@@ -120,7 +119,7 @@ for rule in "title 50 图书名不能超过50字符 书😀" "author 30 图书�
 				"$(printf "%s\t%s" $max "$(hex_of "$(rep "$ch" $max)")")"
 		'
 		test_expect_success "$field of $((max + 1)) × $ch answers 400 {\"$field\":\"$text\"}" '
-			TOKEN=$(cat token) &&
+			as root &&
 			body_with $field "$(rep "$ch" $((max + 1)))" >body.json &&
 			http POST /v1/book @body.json &&
 			expect_status 400 &&
@@ -130,7 +129,7 @@ for rule in "title 50 图书名不能超过50字符 书😀" "author 30 图书�
 		'
 	done
 	test_expect_success "one character too many in $field writes no row" '
-		TOKEN=$(cat token) &&
+		as root &&
 		before=$(book_count) &&
 		body_with $field "$(rep 😀 $((max + 1)))" >body.json &&
 		http POST /v1/book @body.json &&
@@ -141,14 +140,14 @@ done
 
 # Lengths are code points: a decomposed é is two, a family emoji joined by ZWJ is five.
 test_expect_success 'a title of 25 decomposed é (50 code points) is accepted' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with title "$(rep "$(printf "e\314\201")" 25)" >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 201
 '
 
 test_expect_success 'a title of 25 decomposed é and one x (51 code points) is refused' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with title "$(rep "$(printf "e\314\201")" 25)x" >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 400 &&
@@ -156,7 +155,7 @@ test_expect_success 'a title of 25 decomposed é and one x (51 code points) is r
 '
 
 test_expect_success 'an author of 6 ZWJ family emoji (30 code points, 108 bytes) is accepted and stored whole' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with author "$(rep "👨‍👩‍👧" 6)" >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 201 &&
@@ -164,7 +163,7 @@ test_expect_success 'an author of 6 ZWJ family emoji (30 code points, 108 bytes)
 '
 
 test_expect_success 'an author of 6 ZWJ family emoji and one more letter (31 code points) is refused' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with author "$(rep "👨‍👩‍👧" 6)a" >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 400 &&
@@ -175,7 +174,7 @@ for rule in "title 必须传入图书名" "author 必须传入图书作者" "sum
 	set -- $rule
 	field=$1 text=$2
 	test_expect_success "a body without $field answers 400 {\"$field\":\"$text\"}" '
-		TOKEN=$(cat token) &&
+		as root &&
 		jq -nc --arg f $field "{title: \"T\", author: \"A\", summary: \"S\"} | del(.[\$f])" >body.json &&
 		http POST /v1/book @body.json &&
 		expect_status 400 &&
@@ -183,21 +182,21 @@ for rule in "title 必须传入图书名" "author 必须传入图书作者" "sum
 		expect_json ".message | tojson" "{\"$field\":\"$text\"}"
 	'
 	test_expect_success "an empty $field answers 400 {\"$field\":\"$text\"}" '
-		TOKEN=$(cat token) &&
+		as root &&
 		body_with $field "" >body.json &&
 		http POST /v1/book @body.json &&
 		expect_status 400 &&
 		expect_json ".message | tojson" "{\"$field\":\"$text\"}"
 	'
 	test_expect_success "a null $field answers 400 {\"$field\":\"$text\"}" '
-		TOKEN=$(cat token) &&
+		as root &&
 		jq -nc --arg f $field "{title: \"T\", author: \"A\", summary: \"S\"} + {(\$f): null}" >body.json &&
 		http POST /v1/book @body.json &&
 		expect_status 400 &&
 		expect_json ".message | tojson" "{\"$field\":\"$text\"}"
 	'
 	test_expect_success "a $field of one character is accepted" '
-		TOKEN=$(cat token) &&
+		as root &&
 		body_with $field "书" >body.json &&
 		http POST /v1/book @body.json &&
 		expect_status 201
@@ -205,7 +204,7 @@ for rule in "title 必须传入图书名" "author 必须传入图书作者" "sum
 done
 
 test_expect_success 'an empty object reports title, author and summary together' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -213,7 +212,7 @@ test_expect_success 'an empty object reports title, author and summary together'
 '
 
 test_expect_success 'a too long title, a missing author and a too long image are reported together' '
-	TOKEN=$(cat token) &&
+	as root &&
 	jq -nc --arg t "$(rep 书 51)" --arg i "$(rep x 101)" "{title: \$t, summary: \"S\", image: \$i}" >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 400 &&
@@ -221,7 +220,7 @@ test_expect_success 'a too long title, a missing author and a too long image are
 '
 
 test_expect_success 'a body failing several rules writes no row' '
-	TOKEN=$(cat token) &&
+	as root &&
 	before=$(book_count) &&
 	http POST /v1/book "{\"title\":\"\",\"author\":\"$(rep a 31)\",\"summary\":\"S\"}" &&
 	expect_status 400 &&
@@ -229,7 +228,7 @@ test_expect_success 'a body failing several rules writes no row' '
 '
 
 test_expect_success 'unknown fields are ignored: 201' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"Extra\",\"author\":\"A\",\"summary\":\"S\",\"id\":999,\"delete_time\":\"2020-01-01\",\"colour\":[1,{\"x\":null}]}" &&
 	expect_status 201
 '
@@ -246,7 +245,7 @@ test_expect_success 'a delete_time in the body does not make the new book delete
 for wrong in 123 true "[\"T\"]" "{\"a\":\"T\"}"; do
 	for field in title author summary image; do
 		test_expect_success "$field given as $wrong answers 400 code 10030 naming $field" '
-			TOKEN=$(cat token) &&
+			as root &&
 			jq -nc --arg f $field --argjson v "$wrong" "{title: \"WrongType\", author: \"A\", summary: \"S\"} + {(\$f): \$v}" >body.json &&
 			http POST /v1/book @body.json &&
 			expect_status 400 &&
@@ -261,7 +260,7 @@ test_expect_success 'a field of the wrong type writes no row' '
 '
 
 test_expect_success 'setup: a book whose texts hold line breaks, tabs, quotes and 4-byte characters' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "行一\n😀 \"q\" \\\\ 𠜎\n" >title.txt &&
 	printf "第一行\n第二行\r\n\t😀🀄 end\n\n" >summary.txt &&
 	printf "作者\n🐉" >author.txt &&

@@ -22,8 +22,7 @@ row5 () {
 }
 
 test_expect_success 'setup: root logs in; book 5 is live, book 6 is soft-deleted' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	db_exec "INSERT INTO book (id, title, author, summary, image, create_time, update_time)
 		VALUES (5, \"Old\", \"OldA\", \"OldS\", \"old.png\",
 			\"2020-01-01 00:00:00.000\", \"2020-01-01 00:00:00.000\")" &&
@@ -45,7 +44,7 @@ test_expect_success 'a PUT refused for want of a token changes nothing' '
 '
 
 test_expect_success 'a title of 51 characters answers 400 {"title":"图书名不能超过50字符"}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with title "$(rep 😀 51)" >body.json &&
 	http PUT /v1/book/5 @body.json &&
 	expect_status 400 &&
@@ -55,7 +54,7 @@ test_expect_success 'a title of 51 characters answers 400 {"title":"图书名不
 '
 
 test_expect_success 'an author of 31 characters answers 400 {"author":"图书作者名不能超过30字符"}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with author "$(rep 书 31)" >body.json &&
 	http PUT /v1/book/5 @body.json &&
 	expect_status 400 &&
@@ -63,7 +62,7 @@ test_expect_success 'an author of 31 characters answers 400 {"author":"图书作
 '
 
 test_expect_success 'a summary of 1001 characters answers 400 {"summary":"图书综述不能超过1000字符"}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with summary "$(rep 😀 1001)" >body.json &&
 	http PUT /v1/book/5 @body.json &&
 	expect_status 400 &&
@@ -71,7 +70,7 @@ test_expect_success 'a summary of 1001 characters answers 400 {"summary":"图书
 '
 
 test_expect_success 'an image of 101 characters answers 400 {"image":"图书插图的url长度必须在0~100之间"}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with image "$(rep 书 101)" >body.json &&
 	http PUT /v1/book/5 @body.json &&
 	expect_status 400 &&
@@ -79,14 +78,14 @@ test_expect_success 'an image of 101 characters answers 400 {"image":"图书插�
 '
 
 test_expect_success 'an empty object answers 400 naming title, author and summary together' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/5 "{}" &&
 	expect_status 400 &&
 	expect_json_true ".message == {\"title\":\"必须传入图书名\",\"author\":\"必须传入图书作者\",\"summary\":\"必须传入图书综述\"}"
 '
 
 test_expect_success 'an empty title answers 400 {"title":"必须传入图书名"}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_with title "" >body.json &&
 	http PUT /v1/book/5 @body.json &&
 	expect_status 400 &&
@@ -94,7 +93,7 @@ test_expect_success 'an empty title answers 400 {"title":"必须传入图书名"
 '
 
 test_expect_success 'a title given as a number answers 400 code 10030 naming title' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/5 "{\"title\":5,\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -107,7 +106,7 @@ test_expect_success 'the refused updates changed nothing in book 5' '
 '
 
 test_expect_success 'a valid PUT answers 200 {"code":13,"message":"更新图书成功","request":"PUT /v1/book/5"}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/5 "{\"title\":\"New\",\"author\":\"NewA\",\"summary\":\"NewS\",\"image\":\"new.png\"}" &&
 	expect_status 200 &&
 	printf "%s" "{\"code\":13,\"message\":\"更新图书成功\",\"request\":\"PUT /v1/book/5\"}" >expected &&
@@ -132,14 +131,14 @@ test_expect_success 'GET shows the updated book' '
 '
 
 test_expect_success 'the same PUT again (nothing changes) still answers 200 code 13' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/5 "{\"title\":\"New\",\"author\":\"NewA\",\"summary\":\"NewS\",\"image\":\"new.png\"}" &&
 	expect_status 200 &&
 	expect_json .code 13
 '
 
 test_expect_success 'fields at their limits in 4-byte characters are accepted and stored whole' '
-	TOKEN=$(cat token) &&
+	as root &&
 	jq -nc --arg t "$(rep 😀 50)" --arg a "$(rep 😀 30)" --arg s "$(rep 😀 1000)" --arg i "$(rep 😀 100)" \
 		"{title: \$t, author: \$a, summary: \$s, image: \$i}" >body.json &&
 	http PUT /v1/book/5 @body.json &&
@@ -149,7 +148,7 @@ test_expect_success 'fields at their limits in 4-byte characters are accepted an
 '
 
 test_expect_success 'line breaks and 4-byte characters round-trip through PUT byte for byte' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "一\r\n二\n🐉\t\"x\"\n" >summary.txt &&
 	jq -nc --rawfile s summary.txt "{title: \"RT\", author: \"A\", summary: \$s}" >body.json &&
 	http PUT /v1/book/5 @body.json &&
@@ -160,7 +159,7 @@ test_expect_success 'line breaks and 4-byte characters round-trip through PUT by
 '
 
 test_expect_success 'unknown fields and an id in the body are ignored' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/5 "{\"id\":77,\"title\":\"Extra\",\"author\":\"A\",\"summary\":\"S\",\"x\":{}}" &&
 	expect_status 200 &&
 	expect_db "SELECT COUNT(*) FROM book WHERE id = 77" 0 &&
@@ -168,7 +167,7 @@ test_expect_success 'unknown fields and an id in the body are ignored' '
 '
 
 test_expect_success 'PUT on a missing id answers 404 with code 10022 and its request' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/404404 "{\"title\":\"T\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 404 &&
 	expect_json .code 10022 &&
@@ -181,7 +180,7 @@ test_expect_success 'PUT on a missing id creates no row' '
 '
 
 test_expect_success 'PUT on a soft-deleted book answers 404 with code 10022' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/6 "{\"title\":\"Back\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 404 &&
 	expect_json .code 10022
@@ -194,7 +193,7 @@ test_expect_success 'PUT on a soft-deleted book leaves it unchanged and deleted'
 
 for bad in 0 -1 abc 4294967296; do
 	test_expect_success "PUT on id $bad answers 400 {\"id\":\"id必须为正整数\"}" '
-		TOKEN=$(cat token) &&
+		as root &&
 		http PUT /v1/book/$bad "{\"title\":\"T\",\"author\":\"A\",\"summary\":\"S\"}" &&
 		expect_status 400 &&
 		expect_json .code 10030 &&

@@ -25,14 +25,10 @@ test_expect_success 'setup: books 1 to 4; alice (guest), bob (group with 图书/
 		(3, \"USERNAME_PASSWORD\", \"bob\", \"$hash\"),
 		(4, \"USERNAME_PASSWORD\", \"carol\", \"$hash\")" &&
 	db_exec "INSERT INTO lin_user_group (user_id, group_id) VALUES (2, 2), (3, 3), (4, 4)" &&
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token.root &&
-	login alice "$USER_PASSWORD" &&
-	echo "$TOKEN" >token.alice &&
-	login bob "$USER_PASSWORD" &&
-	echo "$TOKEN" >token.bob &&
-	login carol "$USER_PASSWORD" &&
-	echo "$TOKEN" >token.carol
+	remember root "$ROOT_PASSWORD" &&
+	remember alice "$USER_PASSWORD" &&
+	remember bob "$USER_PASSWORD" &&
+	remember carol "$USER_PASSWORD"
 '
 
 test_expect_success 'without a token DELETE answers 401 with code 10012' '
@@ -43,7 +39,7 @@ test_expect_success 'without a token DELETE answers 401 with code 10012' '
 '
 
 test_expect_success 'a user without the permission gets 403 with code 10001' '
-	TOKEN=$(cat token.alice) &&
+	as alice &&
 	http DELETE /v1/book/4 &&
 	expect_status 403 &&
 	expect_json .code 10001 &&
@@ -52,7 +48,7 @@ test_expect_success 'a user without the permission gets 403 with code 10001' '
 '
 
 test_expect_success 'a user holding only another permission gets 403 with code 10001' '
-	TOKEN=$(cat token.carol) &&
+	as carol &&
 	http DELETE /v1/book/4 &&
 	expect_status 403 &&
 	expect_json .code 10001
@@ -65,14 +61,14 @@ test_expect_success 'the refused deletes left book 4 live' '
 '
 
 test_expect_success 'a user whose group holds 图书/删除图书 deletes: 200 code 14' '
-	TOKEN=$(cat token.bob) &&
+	as bob &&
 	http DELETE /v1/book/3 &&
 	expect_status 200 &&
 	expect_json .code 14
 '
 
 test_expect_success 'root deletes without holding the permission: 200 {"code":14,"message":"删除图书成功","request":"DELETE /v1/book/1"}' '
-	TOKEN=$(cat token.root) &&
+	as root &&
 	db_exec "SELECT NOW(3)" >before &&
 	http DELETE /v1/book/1 &&
 	db_exec "SELECT NOW(3)" >after &&
@@ -106,7 +102,7 @@ test_expect_success 'GET of the deleted book answers 404 with code 10022' '
 '
 
 test_expect_success 'a second DELETE answers 404 with code 10022 and its request' '
-	TOKEN=$(cat token.root) &&
+	as root &&
 	http DELETE /v1/book/1 &&
 	expect_status 404 &&
 	expect_json .code 10022 &&
@@ -120,7 +116,7 @@ test_expect_success 'a second DELETE keeps the first delete_time' '
 '
 
 test_expect_success 'PUT on the deleted book answers 404 with code 10022' '
-	TOKEN=$(cat token.root) &&
+	as root &&
 	http PUT /v1/book/1 "{\"title\":\"Back\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 404 &&
 	expect_json .code 10022
@@ -150,7 +146,7 @@ test_expect_success 'a deleted book is not counted in the page total' '
 '
 
 test_expect_success 'DELETE of an id that never existed answers 404 with code 10022' '
-	TOKEN=$(cat token.root) &&
+	as root &&
 	http DELETE /v1/book/999 &&
 	expect_status 404 &&
 	expect_json .code 10022 &&
@@ -159,7 +155,7 @@ test_expect_success 'DELETE of an id that never existed answers 404 with code 10
 
 for bad in 0 -1 abc 4294967296; do
 	test_expect_success "DELETE of id $bad answers 400 {\"id\":\"id必须为正整数\"}" '
-		TOKEN=$(cat token.root) &&
+		as root &&
 		http DELETE /v1/book/$bad &&
 		expect_status 400 &&
 		expect_json .code 10030 &&

@@ -22,8 +22,7 @@ nested () {
 }
 
 test_expect_success 'setup: root logs in' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	book_count >count.before
 '
 
@@ -31,7 +30,7 @@ test_expect_success 'setup: root logs in' '
 while IFS='|' read -r name format text; do
 	[ -n "$name" ] || continue
 	test_expect_success "$name answers 400 with code 10030 and the single text $text" '
-		TOKEN=$(cat token) &&
+		as root &&
 		printf "$format" >body.bin &&
 		http POST /v1/book @body.bin &&
 		expect_status 400 &&
@@ -72,7 +71,7 @@ a lone low surrogate escape|{"title":"\\udc00","author":"A","summary":"S"}|请�
 EOF
 
 test_expect_success 'a lone high surrogate escape answers 400 with code 10030 and a single text' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "{\"title\":\"\\\\ud83dx\",\"author\":\"A\",\"summary\":\"S\"}" >body.bin &&
 	grep -q "\\\\ud83dx" body.bin &&
 	http POST /v1/book @body.bin &&
@@ -86,7 +85,7 @@ test_expect_success 'none of the refused bodies wrote a row' '
 '
 
 test_expect_success 'no body at all answers 400 code 10030 with the single text 请求体不可为空' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -94,7 +93,7 @@ test_expect_success 'no body at all answers 400 code 10030 with the single text 
 '
 
 test_expect_success 'an empty body declared as JSON answers 400 code 10030 with 请求体不可为空' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type: application/json" --data-binary "" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -102,7 +101,7 @@ test_expect_success 'an empty body declared as JSON answers 400 code 10030 with 
 '
 
 test_expect_success 'an empty PUT body answers 400 code 10030 with 请求体不可为空' '
-	TOKEN=$(cat token) &&
+	as root &&
 	db_exec "INSERT INTO book (id, title, author, summary) VALUES (50, \"P\", \"A\", \"S\")" &&
 	http PUT /v1/book/50 &&
 	expect_status 400 &&
@@ -112,7 +111,7 @@ test_expect_success 'an empty PUT body answers 400 code 10030 with 请求体不�
 '
 
 test_expect_success 'malformed JSON on PUT answers 400 code 10030 with one text and changes nothing' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/50 "{\"title\":\"Q\"," &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -121,14 +120,14 @@ test_expect_success 'malformed JSON on PUT answers 400 code 10030 with one text 
 '
 
 test_expect_success 'nesting at json_max_depth (32 levels) is parsed: the body rules answer, not the depth' '
-	TOKEN=$(cat token) &&
+	as root &&
 	nested 31 >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 201
 '
 
 test_expect_success 'nesting one level deeper than json_max_depth answers 400 code 10030 with the single text JSON嵌套层数过深' '
-	TOKEN=$(cat token) &&
+	as root &&
 	nested 32 >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 400 &&
@@ -137,7 +136,7 @@ test_expect_success 'nesting one level deeper than json_max_depth answers 400 co
 '
 
 test_expect_success 'nesting 100000 levels deep answers 400 with JSON嵌套层数过深, not a crash' '
-	TOKEN=$(cat token) &&
+	as root &&
 	awk "BEGIN { printf \"{\\\"x\\\":\"; for (i = 0; i < 100000; i++) printf \"[\"; for (i = 0; i < 100000; i++) printf \"]\"; printf \"}\" }" >body.json &&
 	http POST /v1/book @body.json &&
 	expect_status 400 &&
@@ -145,7 +144,7 @@ test_expect_success 'nesting 100000 levels deep answers 400 with JSON嵌套层�
 '
 
 test_expect_success 'a surrogate-pair escape is decoded and stored as the 4-byte character' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "{\"title\":\"esc\\ud83d\\\\ude00\",\"author\":\"A\",\"summary\":\"S\"}" >body.json &&
 	grep -q "ud83d" body.json &&
 	http POST /v1/book @body.json &&
@@ -154,7 +153,7 @@ test_expect_success 'a surrogate-pair escape is decoded and stored as the 4-byte
 '
 
 test_expect_success 'Content-Type text/plain on POST /v1/book answers 415' '
-	TOKEN=$(cat token) &&
+	as root &&
 	before=$(book_count) &&
 	http POST /v1/book "" -H "Content-Type: text/plain" \
 		--data-raw "{\"title\":\"Plain\",\"author\":\"A\",\"summary\":\"S\"}" &&
@@ -166,14 +165,14 @@ test_expect_success 'Content-Type text/plain on POST /v1/book answers 415' '
 '
 
 test_expect_success 'Content-Type application/jsonx (not JSON) on POST /v1/book answers 415' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type: application/jsonx" \
 		--data-raw "{\"title\":\"Jsonx\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 415
 '
 
 test_expect_success 'a form Content-Type on POST /v1/book answers 415' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type: application/x-www-form-urlencoded" \
 		--data-raw "title=Form&author=A&summary=S" &&
 	expect_status 415 &&
@@ -181,14 +180,14 @@ test_expect_success 'a form Content-Type on POST /v1/book answers 415' '
 '
 
 test_expect_success 'a body without Content-Type on POST /v1/book answers 415' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type:" \
 		--data-raw "{\"title\":\"NoType\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 415
 '
 
 test_expect_success 'Content-Type text/plain on PUT /v1/book/{id} answers 415' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/50 "" -H "Content-Type: text/plain" \
 		--data-raw "{\"title\":\"Plain\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 415 &&
@@ -196,14 +195,14 @@ test_expect_success 'Content-Type text/plain on PUT /v1/book/{id} answers 415' '
 '
 
 test_expect_success 'application/json; charset=utf-8 is accepted as JSON' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type: application/json; charset=utf-8" \
 		--data-raw "{\"title\":\"Charset\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201
 '
 
 test_expect_success 'the media type is matched without regard to case (Application/JSON)' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type: Application/JSON" \
 		--data-raw "{\"title\":\"Cased\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201

@@ -7,8 +7,7 @@ start_app
 start_nginx
 
 test_expect_success 'setup: root logs in; book 7 exists' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	db_exec "INSERT INTO book (id, title, author, summary) VALUES (7, \"三体\", \"刘慈欣\", \"第一行\n😀\")"
 '
 
@@ -41,7 +40,7 @@ test_expect_success 'the root path answers 404 code 10020' '
 '
 
 test_expect_success 'DELETE /v1/book answers 405 with code 10080 and 请求方法不允许' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http DELETE /v1/book &&
 	expect_status 405 &&
 	expect_json .code 10080 &&
@@ -73,7 +72,7 @@ test_expect_success 'PATCH /v1/book/7 answers 405 with Allow listing GET, PUT, D
 '
 
 test_expect_success 'POST /v1/book/7 answers 405, not 404' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book/7 "{\"title\":\"T\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 405 &&
 	expect_json .code 10080
@@ -98,7 +97,7 @@ test_expect_success 'GET /v1/book/7/ (trailing slash) answers book 7' '
 '
 
 test_expect_success 'POST /v1/book/ (trailing slash) creates like POST /v1/book' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book/ "{\"title\":\"Slash\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_json .code 1 &&
@@ -122,7 +121,7 @@ test_expect_success 'a list answers Content-Type application/json; charset=utf-8
 '
 
 test_expect_success 'a 201 answers Content-Type application/json; charset=utf-8' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"CT\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_header Content-Type "^application/json; charset=utf-8$"
@@ -175,7 +174,7 @@ test_expect_success 'CORS: a successful read carries Access-Control-Allow-Origin
 '
 
 test_expect_success 'CORS: a 201 carries Access-Control-Allow-Origin' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"Cors\",\"author\":\"A\",\"summary\":\"S\"}" -H "Origin: https://any.example" &&
 	expect_status 201 &&
 	expect_header Access-Control-Allow-Origin "^(\*|https://any\.example)$"
@@ -192,7 +191,7 @@ for req in "GET /v1/book/999 404" "GET /v1/book/abc 400" "POST /v1/book 401" "DE
 done
 
 test_expect_success 'CORS: a 415 carries Access-Control-Allow-Origin' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "" -H "Content-Type: text/plain" --data-raw "x" -H "Origin: https://any.example" &&
 	expect_status 415 &&
 	expect_header Access-Control-Allow-Origin "^(\*|https://any\.example)$"
@@ -257,7 +256,7 @@ test_expect_success 'OPTIONS of an unknown path answers 404 code 10020' '
 '
 
 test_expect_success 'a body just over the default max_body_bytes (1 MiB) gets the app 413 JSON envelope, not nginx HTML' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 1048577 /dev/zero | tr "\0" " " >big.json &&
 	http POST /v1/book @big.json &&
 	expect_status 413 &&

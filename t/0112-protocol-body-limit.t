@@ -16,12 +16,11 @@ body_of_size () {
 }
 
 test_expect_success 'setup: root logs in' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token
+	remember root "$ROOT_PASSWORD"
 '
 
 test_expect_success 'a body of 8000 bytes answers 413' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 8000 /dev/zero | tr "\0" " " >big.json &&
 	test $(wc -c <big.json) -eq 8000 &&
 	http POST /v1/book @big.json &&
@@ -29,13 +28,13 @@ test_expect_success 'a body of 8000 bytes answers 413' '
 '
 
 test_expect_success 'the 413 is the app JSON envelope: Content-Type application/json; charset=utf-8' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book @big.json &&
 	expect_header Content-Type "^application/json; charset=utf-8$"
 '
 
 test_expect_success 'the 413 envelope has code 10300, 请求体过大 and request "POST /v1/book"' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book @big.json &&
 	expect_json .code 10300 &&
 	expect_json .message 请求体过大 &&
@@ -43,25 +42,25 @@ test_expect_success 'the 413 envelope has code 10300, 请求体过大 and reques
 '
 
 test_expect_success 'the 413 envelope has exactly the keys code, message and request' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book @big.json &&
 	expect_json "keys | join(\",\")" code,message,request
 '
 
 test_expect_success 'the 413 is not an HTML page from nginx' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book @big.json &&
 	! grep -qi "<html" body
 '
 
 test_expect_success 'the 413 carries Access-Control-Allow-Origin' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book @big.json -H "Origin: https://any.example" &&
 	expect_header Access-Control-Allow-Origin "."
 '
 
 test_expect_success 'a body of exactly 4096 bytes (the limit) is read and creates the book' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_of_size 4096 >limit.json &&
 	test $(wc -c <limit.json) -eq 4096 &&
 	http POST /v1/book @limit.json &&
@@ -69,7 +68,7 @@ test_expect_success 'a body of exactly 4096 bytes (the limit) is read and create
 '
 
 test_expect_success 'a body of 4097 bytes (one over the limit) answers 413' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_of_size 4097 >over.json &&
 	test $(wc -c <over.json) -eq 4097 &&
 	http POST /v1/book @over.json &&
@@ -78,7 +77,7 @@ test_expect_success 'a body of 4097 bytes (one over the limit) answers 413' '
 '
 
 test_expect_success 'a valid body under the limit creates the book' '
-	TOKEN=$(cat token) &&
+	as root &&
 	body_of_size 1000 >small.json &&
 	http POST /v1/book @small.json &&
 	expect_status 201
@@ -89,7 +88,7 @@ test_expect_success 'the oversized bodies wrote no row' '
 '
 
 test_expect_success 'a PUT body over the limit answers 413 with request "PUT /v1/book/1"' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http PUT /v1/book/1 @big.json &&
 	expect_status 413 &&
 	expect_json .code 10300 &&

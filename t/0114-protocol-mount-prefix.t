@@ -37,8 +37,7 @@ svc_wait_http_200 "http://127.0.0.1:$API_PORT/api/healthz" 100 "$NGINX_PID" 2>>"
 test_expect_success 'setup: the /api/ server uses the shipped params file; root logs in; book 1 exists' '
 	grep -q "include cms-fcgi-params.conf;" nginx/nginx.conf &&
 	test "$(readlink nginx/cms-fcgi-params.conf)" = "$TOP/nginx/cms-fcgi-params.conf" &&
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	db_exec "INSERT INTO book (id, title, author, summary) VALUES (1, \"Dune\", \"A\", \"S\")"
 '
 
@@ -67,7 +66,7 @@ test_expect_success 'the 400 of GET /api/v1/book/abc has request "GET /v1/book/a
 
 test_expect_success 'POST /api/v1/book creates: 201 with request "POST /v1/book"' '
 	HTTP_PORT=$API_PORT &&
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /api/v1/book "{\"title\":\"Prefixed\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_json .request "POST /v1/book" &&

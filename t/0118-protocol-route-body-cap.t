@@ -21,8 +21,8 @@ login_body () {
 
 test_expect_success 'setup: root logs in and keeps both tokens' '
 	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >access &&
-	echo "$REFRESH_TOKEN" >refresh
+	keep access &&
+	keep refresh "$REFRESH_TOKEN"
 '
 
 test_expect_success 'a login body of 4097 bytes answers 413 10300 for "POST /cms/user/login"' '
@@ -71,7 +71,7 @@ test_expect_success 'POST /cms/user/captcha with a body of 1024 bytes answers 20
 '
 
 test_expect_success 'GET /cms/user/refresh with a body of 1025 bytes answers 413' '
-	TOKEN=$(cat refresh) &&
+	as refresh &&
 	http GET /cms/user/refresh @captcha-over.json &&
 	expect_status 413 &&
 	expect_json .request "GET /cms/user/refresh"
@@ -85,7 +85,7 @@ test_expect_success 'GET /v1/book with a body of 1025 bytes answers 413' '
 
 test_expect_success 'POST /v1/book keeps max_body_bytes: a body of 8 KiB creates the book' '
 	padded "{\"title\":\"Padded\",\"author\":\"A\",\"summary\":\"S\"}" 8192 >book.json &&
-	TOKEN=$(cat access) &&
+	as access &&
 	http POST /v1/book @book.json &&
 	expect_status 201 &&
 	expect_db "SELECT COUNT(*) FROM book WHERE title = \"Padded\"" 1

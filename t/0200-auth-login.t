@@ -32,8 +32,8 @@ test_expect_success 'root with the right password gets 200 and exactly {access_t
 	expect_json "keys | join(\",\")" "access_token,refresh_token" &&
 	expect_json ".access_token | type" string &&
 	expect_json ".refresh_token | type" string &&
-	jq -r .access_token body >access.jwt &&
-	jq -r .refresh_token body >refresh.jwt &&
+	keep access "$(jq -r .access_token body)" &&
+	keep refresh "$(jq -r .refresh_token body)" &&
 	date +%s >login_time
 '
 
@@ -46,13 +46,13 @@ test_expect_success 'a successful login carries no envelope (no code, message or
 '
 
 test_expect_success 'the access token has three parts and an HS256 JWT header' '
-	test "$(tr -cd . <access.jwt)" = ".." &&
-	jwt_part "$(cat access.jwt)" 1 >access.header &&
+	test "$(kept access | tr -cd .)" = ".." &&
+	jwt_part "$(kept access)" 1 >access.header &&
 	expect_file_json access.header .alg HS256
 '
 
 test_expect_success 'the access token says identity 1 as a JSON number' '
-	jwt_part "$(cat access.jwt)" 2 >access.payload &&
+	jwt_part "$(kept access)" 2 >access.payload &&
 	expect_file_json access.payload ".identity | type" number &&
 	expect_file_json access.payload .identity 1
 '
@@ -74,7 +74,7 @@ test_expect_success 'the access token iat is the time of the login, give or take
 '
 
 test_expect_success 'the refresh token says identity 1, scope "lin" and type "refresh"' '
-	jwt_part "$(cat refresh.jwt)" 2 >refresh.payload &&
+	jwt_part "$(kept refresh)" 2 >refresh.payload &&
 	expect_file_json refresh.payload ".identity | type" number &&
 	expect_file_json refresh.payload .identity 1 &&
 	expect_file_json refresh.payload .scope lin &&
@@ -86,7 +86,7 @@ test_expect_success 'the refresh token lives 2592000 s (30 days) by default (exp
 '
 
 test_expect_success 'the access token of the login is accepted by GET /cms/user/information' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json .username root

@@ -18,7 +18,7 @@ test_expect_success 'setup: root logs in' '
 	login root "$ROOT_PASSWORD" &&
 	jwt_payload "$TOKEN" >access.payload &&
 	jwt_payload "$REFRESH_TOKEN" >refresh.payload &&
-	printf "%s\n" "$REFRESH_TOKEN" >refresh.jwt
+	keep refresh "$REFRESH_TOKEN"
 '
 
 test_expect_success 'with access_token_lifetime=120 the access token lives 120 s (exp - iat)' '
@@ -32,7 +32,7 @@ test_expect_success 'with refresh_token_lifetime=600 the refresh token lives 600
 '
 
 test_expect_success 'the pair issued by GET /cms/user/refresh has the configured lifetimes too' '
-	TOKEN=$(cat refresh.jwt) &&
+	as refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 200 &&
 	jwt_payload "$(jq -r .access_token body)" >access2.payload &&

@@ -34,8 +34,8 @@ HS256='{"alg":"HS256","typ":"JWT"}'
 
 test_expect_success 'setup: root logs in and keeps both tokens' '
 	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >access.jwt &&
-	printf "%s\n" "$REFRESH_TOKEN" >refresh.jwt
+	keep access &&
+	keep refresh "$REFRESH_TOKEN"
 '
 
 test_expect_success 'a token crafted with the test secret is accepted (the crafting below is sound)' '
@@ -67,25 +67,25 @@ test_expect_success '"Basic xxx" answers 401 10013' '
 '
 
 test_expect_success 'a lower-case "bearer <token>" answers 401 10013' '
-	http GET /cms/user/information "" -H "Authorization: bearer $(cat access.jwt)" &&
+	http GET /cms/user/information "" -H "Authorization: bearer $(kept access)" &&
 	expect_status 401 &&
 	expect_json .code 10013
 '
 
 test_expect_success 'two spaces between Bearer and the token answer 401 10013' '
-	http GET /cms/user/information "" -H "Authorization: Bearer  $(cat access.jwt)" &&
+	http GET /cms/user/information "" -H "Authorization: Bearer  $(kept access)" &&
 	expect_status 401 &&
 	expect_json .code 10013
 '
 
 test_expect_success '"Bearer <token> extra" (three parts) answers 401 10013' '
-	http GET /cms/user/information "" -H "Authorization: Bearer $(cat access.jwt) extra" &&
+	http GET /cms/user/information "" -H "Authorization: Bearer $(kept access) extra" &&
 	expect_status 401 &&
 	expect_json .code 10013
 '
 
 test_expect_success 'the real access token itself is accepted with a single space' '
-	http GET /cms/user/information "" -H "Authorization: Bearer $(cat access.jwt)" &&
+	http GET /cms/user/information "" -H "Authorization: Bearer $(kept access)" &&
 	expect_status 200
 '
 
@@ -98,7 +98,7 @@ test_expect_success 'a garbage token answers 401 10041 with its text' '
 '
 
 test_expect_success 'a token whose exp was extended after signing answers 401 10041' '
-	real=$(cat access.jwt) &&
+	real=$(kept access) &&
 	jwt_payload "$real" | jq -cj ".exp += 1000" >tampered.json &&
 	TOKEN=${real%%.*}.$(b64url <tampered.json).${real##*.} &&
 	http GET /cms/user/information &&
@@ -179,7 +179,7 @@ test_expect_success 'the doc/api.md §3 example: GET /cms/admin/group/all with a
 '
 
 test_expect_success 'a refresh token used as an access token answers 401 10041' '
-	TOKEN=$(cat refresh.jwt) &&
+	as refresh &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041
@@ -192,7 +192,7 @@ test_expect_success 'GET /cms/user/refresh without a header answers 401 10012' '
 '
 
 test_expect_success 'GET /cms/user/refresh with an access token answers 401 10042 with its text' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http GET /cms/user/refresh &&
 	expect_status 401 &&
 	expect_json .code 10042 &&
@@ -223,32 +223,32 @@ test_expect_success 'GET /cms/user/refresh with an expired refresh token answers
 '
 
 test_expect_success 'GET /cms/user/refresh with the refresh token answers 200 and exactly a new pair' '
-	TOKEN=$(cat refresh.jwt) &&
+	as refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 200 &&
 	expect_json "keys | join(\",\")" "access_token,refresh_token" &&
-	jq -r .access_token body >new_access.jwt &&
-	jq -r .refresh_token body >new_refresh.jwt &&
-	test -s new_access.jwt &&
-	test -s new_refresh.jwt
+	keep new_access "$(jq -r .access_token body)" &&
+	keep new_refresh "$(jq -r .refresh_token body)" &&
+	test -n "$(kept new_access)" &&
+	test -n "$(kept new_refresh)"
 '
 
 test_expect_success 'the new access token from the refresh is accepted on a login route' '
-	TOKEN=$(cat new_access.jwt) &&
+	as new_access &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json .username root
 '
 
 test_expect_success 'the new refresh token from the refresh is accepted by GET /cms/user/refresh' '
-	TOKEN=$(cat new_refresh.jwt) &&
+	as new_refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 200 &&
 	expect_json ".access_token | type" string
 '
 
 test_expect_success 'the new access token is still refused by GET /cms/user/refresh (10042)' '
-	TOKEN=$(cat new_access.jwt) &&
+	as new_access &&
 	http GET /cms/user/refresh &&
 	expect_status 401 &&
 	expect_json .code 10042

@@ -14,13 +14,13 @@ change_body () {
 
 test_expect_success 'setup: root logs in and keeps both tokens' '
 	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >before_access.jwt &&
-	printf "%s\n" "$REFRESH_TOKEN" >before_refresh.jwt &&
+	keep before_access &&
+	keep before_refresh "$REFRESH_TOKEN" &&
 	printf "%s\n" "$ROOT_PASSWORD" >password
 '
 
 test_expect_success 'PUT /cms/user/change_password answers 200 with code 4 and its text' '
-	TOKEN=$(cat before_access.jwt) &&
+	as before_access &&
 	http PUT /cms/user/change_password "$(change_body "$ROOT_PASSWORD" New_pass2)" &&
 	expect_status 200 &&
 	expect_json .code 4 &&
@@ -30,14 +30,14 @@ test_expect_success 'PUT /cms/user/change_password answers 200 with code 4 and i
 '
 
 test_expect_success 'the access token issued before the change is refused with 401 10041' '
-	TOKEN=$(cat before_access.jwt) &&
+	as before_access &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041
 '
 
 test_expect_success 'the refresh token issued before the change is refused with 401 10042' '
-	TOKEN=$(cat before_refresh.jwt) &&
+	as before_refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 401 &&
 	expect_json .code 10042
@@ -67,34 +67,33 @@ test_expect_success 'a token issued in the same second as the new one, before th
 	cur=$(cat password) &&
 	next=Same_second1 &&
 	login root "$cur" &&
-	printf "%s\n" "$TOKEN" >old.jwt &&
+	keep old &&
 	http PUT /cms/user/change_password "$(change_body "$cur" "$next")" &&
 	expect_status 200 &&
 	echo "$next" >password &&
 	login root "$next" &&
-	printf "%s\n" "$TOKEN" >new.jwt &&
-	old_ver=$(jwt_payload "$(cat old.jwt)" | jq .ver) &&
-	new_ver=$(jwt_payload "$(cat new.jwt)" | jq .ver) &&
+	keep new &&
+	old_ver=$(jwt_payload "$(kept old)" | jq .ver) &&
+	new_ver=$(jwt_payload "$(kept new)" | jq .ver) &&
 	test "$new_ver" -gt "$old_ver" &&
 	secret=$("$APP_BIN" -c "$TRASH/cms.conf" --get jwt_secret) &&
-	jwt_payload "$(cat new.jwt)" | jq -c --argjson v "$old_ver" ".ver = \$v" |
-		jwt_sign "$secret" >same_second.jwt &&
-	TOKEN=$(cat same_second.jwt) &&
+	TOKEN=$(jwt_payload "$(kept new)" | jq -c --argjson v "$old_ver" ".ver = \$v" |
+		jwt_sign "$secret") &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041 &&
-	TOKEN=$(cat new.jwt) &&
+	as new &&
 	http GET /cms/user/information &&
 	expect_status 200
 '
 
 test_expect_success 'setup: root logs in with the current password' '
 	login root "$(cat password)" &&
-	printf "%s\n" "$TOKEN" >access.jwt
+	keep access
 '
 
 test_expect_success 'a wrong old password answers 400 10032 with its text' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "$(change_body Wrong_old9 Other_pass3)" &&
 	expect_status 400 &&
 	expect_json .code 10032 &&
@@ -103,14 +102,14 @@ test_expect_success 'a wrong old password answers 400 10032 with its text' '
 '
 
 test_expect_success 'after a refused change the password and the token are unchanged' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	login root "$(cat password)"
 '
 
 test_expect_success 'a new password of 5 characters answers 400 10030 naming new_password' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "$(change_body "$(cat password)" Abc12)" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -118,7 +117,7 @@ test_expect_success 'a new password of 5 characters answers 400 10030 naming new
 '
 
 test_expect_success 'a new password of 23 characters answers 400 10030 naming new_password' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "$(change_body "$(cat password)" Abcdefghij_1234567890AB)" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -126,7 +125,7 @@ test_expect_success 'a new password of 23 characters answers 400 10030 naming ne
 '
 
 test_expect_success 'a new password with a space or a dash answers 400 10030 naming new_password' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "$(change_body "$(cat password)" "pass word1")" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -137,17 +136,17 @@ test_expect_success 'a new password with a space or a dash answers 400 10030 nam
 '
 
 test_expect_success 'a new password using every allowed symbol _*&$#@ is accepted (22 characters)' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "$(change_body "$(cat password)" "Ab_*&\$#@0123456789xyzW")" &&
 	expect_status 200 &&
 	expect_json .code 4 &&
 	login root "Ab_*&\$#@0123456789xyzW" &&
 	echo "Ab_*&\$#@0123456789xyzW" >password &&
-	printf "%s\n" "$TOKEN" >access.jwt
+	keep access
 '
 
 test_expect_success 'a confirmation that differs answers 400 10030 naming confirm_password' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "$(change_body "$(cat password)" Other_pass3 Other_pass4)" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -155,7 +154,7 @@ test_expect_success 'a confirmation that differs answers 400 10030 naming confir
 '
 
 test_expect_success 'a body without any field answers 400 10030 naming all three fields' '
-	TOKEN=$(cat access.jwt) &&
+	as access &&
 	http PUT /cms/user/change_password "{}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&

@@ -7,15 +7,13 @@ start_app
 start_nginx
 
 test_expect_success 'setup: root logs in, creates group editors and registers alice in it' '
-	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	http POST /cms/admin/group "{\"name\":\"editors\",\"info\":\"book editors\"}" &&
 	expect_status 201 &&
 	db_exec "SELECT id FROM lin_group WHERE name = \"editors\"" >group_id &&
 	http POST /cms/user/register "{\"username\":\"alice\",\"password\":\"Alice_pass1\",\"confirm_password\":\"Alice_pass1\",\"group_ids\":[$(cat group_id)]}" &&
 	expect_status 201 &&
-	login alice Alice_pass1 &&
-	printf "%s\n" "$TOKEN" >alice.jwt
+	remember alice Alice_pass1
 '
 
 test_expect_success 'setup: three books exist and the id of 删除图书 is known' '
@@ -28,7 +26,7 @@ test_expect_success 'setup: three books exist and the id of 删除图书 is know
 '
 
 test_expect_success 'a logged-in user outside the root group gets 403 10001 on GET /cms/admin/group/all' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/admin/group/all &&
 	expect_status 403 &&
 	expect_json .code 10001 &&
@@ -37,7 +35,7 @@ test_expect_success 'a logged-in user outside the root group gets 403 10001 on G
 '
 
 test_expect_success 'a logged-in non-admin gets 403 10001 on POST /cms/user/register' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http POST /cms/user/register "{\"username\":\"mallory\",\"password\":\"Mallory_1\",\"confirm_password\":\"Mallory_1\"}" &&
 	expect_status 403 &&
 	expect_json .code 10001 &&
@@ -45,7 +43,7 @@ test_expect_success 'a logged-in non-admin gets 403 10001 on POST /cms/user/regi
 '
 
 test_expect_success 'a logged-in non-admin gets 403 10001 on POST /cms/admin/permission/dispatch/batch' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat group_id),\"permission_ids\":[$(cat perm_id)]}" &&
 	expect_status 403 &&
 	expect_json .code 10001 &&
@@ -59,7 +57,7 @@ test_expect_success 'anonymous GET /cms/admin/group/all answers 401 10012' '
 '
 
 test_expect_success 'a login route answers 200 to the non-admin user' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json .username alice
@@ -72,7 +70,7 @@ test_expect_success 'POST /v1/book (login) answers 401 10012 to an anonymous cli
 '
 
 test_expect_success 'POST /v1/book (login) answers 201 to the non-admin user' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http POST /v1/book "{\"title\":\"By alice\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_json .code 1
@@ -91,7 +89,7 @@ test_expect_success 'anonymous DELETE /v1/book/{id} answers 401 10012' '
 '
 
 test_expect_success 'DELETE /v1/book/{id} without the 删除图书 permission answers 403 10001' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http DELETE /v1/book/$(cat book1) &&
 	expect_status 403 &&
 	expect_json .code 10001 &&
@@ -103,20 +101,20 @@ test_expect_success 'the refused delete left the book live' '
 '
 
 test_expect_success 'GET /cms/log (group 日志/查询所有日志) answers 403 10001 to the user without it' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/log &&
 	expect_status 403 &&
 	expect_json .code 10001
 '
 
 test_expect_success 'setup: root grants 删除图书 to the group of alice' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat group_id),\"permission_ids\":[$(cat perm_id)]}" &&
 	expect_status 201
 '
 
 test_expect_success 'with 删除图书 granted to her group, the same token deletes the book (200 code 14)' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http DELETE /v1/book/$(cat book1) &&
 	expect_status 200 &&
 	expect_json .code 14 &&
@@ -124,14 +122,14 @@ test_expect_success 'with 删除图书 granted to her group, the same token dele
 '
 
 test_expect_success 'the grant of 删除图书 gives no other group permission (GET /cms/log still 403)' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/log &&
 	expect_status 403 &&
 	expect_json .code 10001
 '
 
 test_expect_success 'a permission does not make its holder an admin (GET /cms/admin/group/all still 403)' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/admin/group/all &&
 	expect_status 403 &&
 	expect_json .code 10001
@@ -139,26 +137,26 @@ test_expect_success 'a permission does not make its holder an admin (GET /cms/ad
 
 test_expect_success 'root passes a group route without any permission row (DELETE /v1/book/{id} 200)' '
 	expect_db "SELECT COUNT(*) FROM lin_group_permission WHERE group_id = 1" 0 &&
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http DELETE /v1/book/$(cat book2) &&
 	expect_status 200 &&
 	expect_json .code 14
 '
 
 test_expect_success 'root passes GET /cms/log without any permission row' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/log &&
 	expect_status 200
 '
 
 test_expect_success 'setup: root removes 删除图书 from the group of alice' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/remove "{\"group_id\":$(cat group_id),\"permission_ids\":[$(cat perm_id)]}" &&
 	expect_status 200
 '
 
 test_expect_success 'after the removal the same token is refused again with 403 10001' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http DELETE /v1/book/$(cat book3) &&
 	expect_status 403 &&
 	expect_json .code 10001 &&
@@ -166,21 +164,21 @@ test_expect_success 'after the removal the same token is refused again with 403 
 '
 
 test_expect_success 'setup: alice also joins group ghosts, which holds 删除图书' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/group "{\"name\":\"ghosts\"}" &&
 	expect_status 201 &&
 	db_exec "SELECT id FROM lin_group WHERE name = \"ghosts\"" >ghost_id &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat ghost_id),\"permission_ids\":[$(cat perm_id)]}" &&
 	expect_status 201 &&
 	db_exec "INSERT INTO lin_user_group (user_id, group_id) SELECT id, $(cat ghost_id) FROM lin_user WHERE username = \"alice\"" &&
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/permissions &&
 	expect_json ".permissions | length" 1
 '
 
 test_expect_success 'a permission held only through a soft-deleted group no longer counts (403 10001)' '
 	db_exec "UPDATE lin_group SET delete_time = NOW(3) WHERE id = $(cat ghost_id)" &&
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http DELETE /v1/book/$(cat book3) &&
 	expect_status 403 &&
 	expect_json .code 10001

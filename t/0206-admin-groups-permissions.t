@@ -22,8 +22,7 @@ repeat () {
 }
 
 test_expect_success 'setup: root logs in; the ids of the four permissions are known' '
-	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	perm_id 日志 查询所有日志 >log_all &&
 	perm_id 日志 搜索日志 >log_search &&
 	perm_id 日志 查询日志记录的用户 >log_users &&
@@ -32,7 +31,7 @@ test_expect_success 'setup: root logs in; the ids of the four permissions are kn
 '
 
 test_expect_success 'GET /cms/admin/group/all answers 200 with an array holding guest but not root' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/all &&
 	expect_status 200 &&
 	expect_json "type" array &&
@@ -41,7 +40,7 @@ test_expect_success 'GET /cms/admin/group/all answers 200 with an array holding 
 '
 
 test_expect_success 'each item of GET /cms/admin/group/all is {id, name, info, level}' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/all &&
 	expect_json ".[0] | keys | join(\",\")" "id,info,level,name" &&
 	expect_json ".[0].level" GUEST
@@ -51,7 +50,7 @@ test_expect_success 'POST /cms/admin/group answers 201 {"code":15,"message":"新
 	cat >expected.json <<-\EOF &&
 	{"code":15,"message":"新建分组成功","request":"POST /cms/admin/group"}
 	EOF
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/group "{\"name\":\"editors\",\"info\":\"book editors\"}" &&
 	expect_status 201 &&
 	expect_body_file expected.json &&
@@ -60,7 +59,7 @@ test_expect_success 'POST /cms/admin/group answers 201 {"code":15,"message":"新
 '
 
 test_expect_success 'the new group is listed by GET /cms/admin/group/all with level USER' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/all &&
 	expect_json "map(select(.name == \"editors\")) | length" 1 &&
 	expect_json ".[] | select(.name == \"editors\") | .level" USER &&
@@ -68,7 +67,7 @@ test_expect_success 'the new group is listed by GET /cms/admin/group/all with le
 '
 
 test_expect_success 'POST /cms/admin/group with a taken name answers 409 10072' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/group "{\"name\":\"editors\"}" &&
 	expect_status 409 &&
 	expect_json .code 10072 &&
@@ -76,7 +75,7 @@ test_expect_success 'POST /cms/admin/group with a taken name answers 409 10072' 
 '
 
 test_expect_success 'GET /cms/admin/group/{id} answers exactly {id, name, info, permissions}' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/$(cat editors) &&
 	expect_status 200 &&
 	expect_json "keys | join(\",\")" "id,info,name,permissions" &&
@@ -87,7 +86,7 @@ test_expect_success 'GET /cms/admin/group/{id} answers exactly {id, name, info, 
 '
 
 test_expect_success 'GET /cms/admin/group/{id} of a missing group answers 404 10024' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/99999 &&
 	expect_status 404 &&
 	expect_json .code 10024 &&
@@ -96,7 +95,7 @@ test_expect_success 'GET /cms/admin/group/{id} of a missing group answers 404 10
 '
 
 test_expect_success 'GET /cms/admin/permission answers an object keyed by module: 日志 (3) and 图书 (1)' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/permission &&
 	expect_status 200 &&
 	expect_json "keys | sort | join(\",\")" "图书,日志" &&
@@ -105,7 +104,7 @@ test_expect_success 'GET /cms/admin/permission answers an object keyed by module
 '
 
 test_expect_success 'GET /cms/admin/permission items carry the id, name and module of each permission' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/permission &&
 	expect_json ".[\"日志\"] | map(.name) | sort | join(\",\")" "搜索日志,查询所有日志,查询日志记录的用户" &&
 	expect_json ".[\"日志\"] | map(.module) | unique | join(\",\")" 日志 &&
@@ -118,7 +117,7 @@ test_expect_success 'POST /cms/admin/permission/dispatch/batch answers 201 with 
 	cat >expected.json <<-\EOF &&
 	{"code":9,"message":"添加权限成功","request":"POST /cms/admin/permission/dispatch/batch"}
 	EOF
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat editors),\"permission_ids\":[$(cat log_all),$(cat log_search),$(cat log_users)]}" &&
 	expect_status 201 &&
 	expect_body_file expected.json
@@ -129,7 +128,7 @@ test_expect_success 'the batch grant wrote one lin_group_permission row per perm
 '
 
 test_expect_success 'granting the same permissions again answers 201 and adds no duplicate row' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat editors),\"permission_ids\":[$(cat log_all),$(cat log_search),$(cat log_users)]}" &&
 	expect_status 201 &&
 	expect_json .code 9 &&
@@ -137,7 +136,7 @@ test_expect_success 'granting the same permissions again answers 201 and adds no
 '
 
 test_expect_success 'a grant overlapping the present ones adds only the new permission' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat editors),\"permission_ids\":[$(cat log_all),$(cat book_delete)]}" &&
 	expect_status 201 &&
 	expect_db "SELECT COUNT(*) FROM lin_group_permission WHERE group_id = $(cat editors)" 4 &&
@@ -145,7 +144,7 @@ test_expect_success 'a grant overlapping the present ones adds only the new perm
 '
 
 test_expect_success 'GET /cms/admin/group/{id} lists the granted permissions' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/$(cat editors) &&
 	expect_status 200 &&
 	expect_json ".permissions | length" 4 &&
@@ -154,7 +153,7 @@ test_expect_success 'GET /cms/admin/group/{id} lists the granted permissions' '
 '
 
 test_expect_success 'dispatch/batch to a missing group answers 404 10024 and writes nothing' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":99999,\"permission_ids\":[$(cat log_all)]}" &&
 	expect_status 404 &&
 	expect_json .code 10024 &&
@@ -163,7 +162,7 @@ test_expect_success 'dispatch/batch to a missing group answers 404 10024 and wri
 '
 
 test_expect_success 'setup: root creates group readers, holding no permission' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/group "{\"name\":\"readers\"}" &&
 	expect_status 201 &&
 	db_exec "SELECT id FROM lin_group WHERE name = \"readers\"" >readers &&
@@ -171,7 +170,7 @@ test_expect_success 'setup: root creates group readers, holding no permission' '
 '
 
 test_expect_success 'dispatch/batch with an unknown permission id answers 404 10303' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[99999]}" &&
 	expect_status 404 &&
 	expect_json .code 10303 &&
@@ -179,7 +178,7 @@ test_expect_success 'dispatch/batch with an unknown permission id answers 404 10
 '
 
 test_expect_success 'an unknown permission id among known ones grants none of them' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[$(cat log_all),99999]}" &&
 	expect_status 404 &&
 	expect_json .code 10303 &&
@@ -187,7 +186,7 @@ test_expect_success 'an unknown permission id among known ones grants none of th
 '
 
 test_expect_success 'dispatch/batch with an empty permission_ids answers 400 10030 naming it' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[]}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -195,7 +194,7 @@ test_expect_success 'dispatch/batch with an empty permission_ids answers 400 100
 '
 
 test_expect_success 'dispatch/batch without permission_ids answers 400 10030 naming it' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers)}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -203,7 +202,7 @@ test_expect_success 'dispatch/batch without permission_ids answers 400 10030 nam
 '
 
 test_expect_success 'dispatch/batch without group_id answers 400 10030 with 分组id不可为空' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"permission_ids\":[$(cat log_all)]}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -211,7 +210,7 @@ test_expect_success 'dispatch/batch without group_id answers 400 10030 with 分�
 '
 
 test_expect_success 'dispatch/batch with a permission id of 0 answers 400 10030' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[0]}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -222,7 +221,7 @@ test_expect_success 'POST /cms/admin/permission/remove answers 200 with the code
 	cat >expected.json <<-\EOF &&
 	{"code":10,"message":"删除权限成功","request":"POST /cms/admin/permission/remove"}
 	EOF
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/remove "{\"group_id\":$(cat editors),\"permission_ids\":[$(cat log_all),$(cat log_search),$(cat book_delete)]}" &&
 	expect_status 200 &&
 	expect_body_file expected.json
@@ -237,14 +236,14 @@ test_expect_success 'the permission rows themselves survive a removal (still mou
 '
 
 test_expect_success 'permission/remove for a missing group answers 404 10024' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/remove "{\"group_id\":99999,\"permission_ids\":[$(cat log_users)]}" &&
 	expect_status 404 &&
 	expect_json .code 10024
 '
 
 test_expect_success 'permission/remove with an empty permission_ids answers 400 10030' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/remove "{\"group_id\":$(cat editors),\"permission_ids\":[]}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -252,18 +251,17 @@ test_expect_success 'permission/remove with an empty permission_ids answers 400 
 '
 
 test_expect_success 'setup: root registers alice in editors; alice logs in' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "{\"username\":\"alice\",\"password\":\"Alice_pass1\",\"confirm_password\":\"Alice_pass1\",\"email\":\"alice@example.com\",\"group_ids\":[$(cat editors)]}" &&
 	expect_status 201 &&
-	login alice Alice_pass1 &&
-	printf "%s\n" "$TOKEN" >alice.jwt
+	remember alice Alice_pass1
 '
 
 test_expect_success 'GET /cms/user/permissions shows the user her one permission grouped by module' '
 	cat >expected.json <<-\EOF &&
 	[{"日志":[{"module":"日志","permission":"查询日志记录的用户"}]}]
 	EOF
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/permissions &&
 	expect_status 200 &&
 	jq .permissions body >permissions.json &&
@@ -273,7 +271,7 @@ test_expect_success 'GET /cms/user/permissions shows the user her one permission
 '
 
 test_expect_success 'GET /cms/user/permissions says admin:false for the user, with no username' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/permissions &&
 	expect_json .admin false &&
 	expect_json "keys | join(\",\")" "admin,avatar,email,id,nickname,permissions" &&
@@ -281,7 +279,7 @@ test_expect_success 'GET /cms/user/permissions says admin:false for the user, wi
 '
 
 test_expect_success 'GET /cms/user/permissions says admin:true for root' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/user/permissions &&
 	expect_status 200 &&
 	expect_json .admin true &&
@@ -289,7 +287,7 @@ test_expect_success 'GET /cms/user/permissions says admin:true for root' '
 '
 
 test_expect_success 'GET /cms/user/information shows the user her groups with level' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json .username alice &&
@@ -300,7 +298,7 @@ test_expect_success 'GET /cms/user/information shows the user her groups with le
 '
 
 test_expect_success 'GET /cms/user/information shows root in the root group with level ROOT' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json ".groups | map(.name) | join(\",\")" root &&
@@ -308,7 +306,7 @@ test_expect_success 'GET /cms/user/information shows root in the root group with
 '
 
 test_expect_success 'setup: readers also holds the one permission of editors, and alice joins readers' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[$(cat log_users)]}" &&
 	expect_status 201 &&
 	http PUT /cms/admin/user/$(db_exec "SELECT id FROM lin_user WHERE username = \"alice\"") "{\"group_ids\":[$(cat editors),$(cat readers)]}" &&
@@ -316,7 +314,7 @@ test_expect_success 'setup: readers also holds the one permission of editors, an
 '
 
 test_expect_success 'a permission held through two groups is listed once by GET /cms/user/permissions' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/permissions &&
 	expect_status 200 &&
 	expect_json ".permissions | length" 1 &&
@@ -324,14 +322,14 @@ test_expect_success 'a permission held through two groups is listed once by GET 
 '
 
 test_expect_success 'the same id twice in permission_ids grants it once' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat readers),\"permission_ids\":[$(cat log_all),$(cat log_all)]}" &&
 	expect_status 201 &&
 	expect_db "SELECT COUNT(*) FROM lin_group_permission WHERE group_id = $(cat readers) AND permission_id = $(cat log_all)" 1
 '
 
 test_expect_success 'GET /cms/admin/group/{id} with a path id of 0 or abc answers 400 10030 naming id' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/0 &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -342,7 +340,7 @@ test_expect_success 'GET /cms/admin/group/{id} with a path id of 0 or abc answer
 '
 
 test_expect_success 'setup: root creates groups capped and repeats, holding no permission' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	for g in capped repeats; do
 		http POST /cms/admin/group "{\"name\":\"$g\"}" &&
 		expect_status 201 &&
@@ -352,7 +350,7 @@ test_expect_success 'setup: root creates groups capped and repeats, holding no p
 '
 
 test_expect_success 'dispatch/batch with 101 permission ids answers 400 10030 (最多100项) and grants none' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat capped),\"permission_ids\":[$(repeat 101 log_all)]}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -361,7 +359,7 @@ test_expect_success 'dispatch/batch with 101 permission ids answers 400 10030 (�
 '
 
 test_expect_success 'dispatch/batch with 100 ids, 98 of them repeats, answers 201 and grants the 2 distinct ones' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat repeats),\"permission_ids\":[$(cat log_search),$(repeat 99 book_delete)]}" &&
 	expect_status 201 &&
 	expect_json .code 9 &&
@@ -370,7 +368,7 @@ test_expect_success 'dispatch/batch with 100 ids, 98 of them repeats, answers 20
 '
 
 test_expect_success 'setup: root creates group tmp, then deletes it' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/group "{\"name\":\"tmp\"}" &&
 	expect_status 201 &&
 	db_exec "SELECT id FROM lin_group WHERE name = \"tmp\"" >tmp_group &&
@@ -379,21 +377,21 @@ test_expect_success 'setup: root creates group tmp, then deletes it' '
 '
 
 test_expect_success 'a deleted group is gone from GET /cms/admin/group/all' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/all &&
 	expect_status 200 &&
 	expect_json "map(select(.name == \"tmp\")) | length" 0
 '
 
 test_expect_success 'GET /cms/admin/group/{id} of a deleted group answers 404 10024' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/$(cat tmp_group) &&
 	expect_status 404 &&
 	expect_json .code 10024
 '
 
 test_expect_success 'dispatch/batch to a deleted group answers 404 10024 and writes nothing' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$(cat tmp_group),\"permission_ids\":[$(cat log_all)]}" &&
 	expect_status 404 &&
 	expect_json .code 10024 &&

@@ -18,8 +18,7 @@ healthy () {
 test_expect_success 'setup: the expected registry, and root logs in' '
 	printf "%s\t%s\t1\n" 图书 删除图书 日志 查询所有日志 日志 搜索日志 日志 查询日志记录的用户 |
 		LC_ALL=C sort >expected_registry &&
-	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >root.jwt
+	remember root "$ROOT_PASSWORD"
 '
 
 test_expect_success 'with the pool (2 workers) started, lin_permission holds exactly the four declared rows' '
@@ -33,7 +32,7 @@ test_expect_success 'every row of lin_permission is mounted and live' '
 
 test_expect_success 'setup: the ids of the rows are kept; 删除图书 is granted to guest' '
 	db_exec "SELECT id, module, name FROM lin_permission ORDER BY id" >ids_before &&
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":2,\"permission_ids\":[$(db_exec "SELECT id FROM lin_permission WHERE name = \"删除图书\"")]}" &&
 	expect_status 201
 '

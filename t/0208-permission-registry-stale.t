@@ -34,8 +34,7 @@ test_expect_success 'lin_permission holds the four declared rows mounted plus th
 '
 
 test_expect_success 'setup: root logs in, creates group editors and registers gina (in guest)' '
-	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	http POST /cms/admin/group "{\"name\":\"editors\"}" &&
 	expect_status 201 &&
 	db_exec "SELECT id FROM lin_group WHERE name = \"editors\"" >editors &&
@@ -44,21 +43,21 @@ test_expect_success 'setup: root logs in, creates group editors and registers gi
 '
 
 test_expect_success 'GET /cms/admin/permission does not list the unmounted permission' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/permission &&
 	expect_status 200 &&
 	expect_json "keys | sort | join(\",\")" "图书,日志"
 '
 
 test_expect_success 'GET /cms/admin/group/{id} does not list the unmounted permission granted to the group' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/admin/group/2 &&
 	expect_status 200 &&
 	expect_json ".permissions | length" 0
 '
 
 test_expect_success 'dispatch/batch of the unmounted permission answers 404 10303' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	group=$(cat editors) &&
 	http POST /cms/admin/permission/dispatch/batch "{\"group_id\":$group,\"permission_ids\":[50]}" &&
 	expect_status 404 &&

@@ -21,8 +21,7 @@ groups_of () {
 }
 
 test_expect_success 'setup: root logs in and creates group editors' '
-	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	http POST /cms/admin/group "{\"name\":\"editors\"}" &&
 	expect_status 201 &&
 	db_exec "SELECT id FROM lin_group WHERE name = \"editors\"" >editors &&
@@ -33,7 +32,7 @@ test_expect_success 'register answers 201 {"code":11,"message":"注册成功","r
 	cat >expected.json <<-\EOF &&
 	{"code":11,"message":"注册成功","request":"POST /cms/user/register"}
 	EOF
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body bob bob@example.com "[$(cat editors)]")" &&
 	expect_status 201 &&
 	expect_body_file expected.json
@@ -58,7 +57,7 @@ test_expect_success 'the registered user logs in with the given password' '
 '
 
 test_expect_success 'a taken username answers 409 10071 with its text and adds no user' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body bob other@example.com)" &&
 	expect_status 409 &&
 	expect_json .code 10071 &&
@@ -68,7 +67,7 @@ test_expect_success 'a taken username answers 409 10071 with its text and adds n
 '
 
 test_expect_success 'a taken email answers 409 10076 with its text and adds no user' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body carol bob@example.com)" &&
 	expect_status 409 &&
 	expect_json .code 10076 &&
@@ -77,7 +76,7 @@ test_expect_success 'a taken email answers 409 10076 with its text and adds no u
 '
 
 test_expect_success 'the root group id in group_ids answers 403 10073 and adds no user' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body dave "" "[1]")" &&
 	expect_status 403 &&
 	expect_json .code 10073 &&
@@ -86,7 +85,7 @@ test_expect_success 'the root group id in group_ids answers 403 10073 and adds n
 '
 
 test_expect_success 'the root group id beside a valid one answers 403 10073 and adds no user' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body dave "" "[$(cat editors),1]")" &&
 	expect_status 403 &&
 	expect_json .code 10073 &&
@@ -94,7 +93,7 @@ test_expect_success 'the root group id beside a valid one answers 403 10073 and 
 '
 
 test_expect_success 'a missing group answers 404 10023 and adds no user, identity or link' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	db_exec "SELECT COUNT(*) FROM lin_user_identity" >identities_before &&
 	db_exec "SELECT COUNT(*) FROM lin_user_group" >links_before &&
 	http POST /cms/user/register "$(register_body erin "" "[$(cat editors),99999]")" &&
@@ -107,7 +106,7 @@ test_expect_success 'a missing group answers 404 10023 and adds no user, identit
 '
 
 test_expect_success 'a registration without group_ids puts the user in guest' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body frank)" &&
 	expect_status 201 &&
 	expect_json .code 11 &&
@@ -115,7 +114,7 @@ test_expect_success 'a registration without group_ids puts the user in guest' '
 '
 
 test_expect_success 'a registration with an empty group_ids puts the user in guest' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body gina "" "[]")" &&
 	expect_status 201 &&
 	test "$(groups_of gina)" = 2
@@ -130,7 +129,7 @@ test_expect_success 'a user registered in guest sees the guest group in /cms/use
 '
 
 test_expect_success 'an empty email is stored as NULL, so two users may both leave it empty' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "{\"username\":\"hank\",\"password\":\"Pass_word1\",\"confirm_password\":\"Pass_word1\",\"email\":\"\"}" &&
 	expect_status 201 &&
 	http POST /cms/user/register "{\"username\":\"ivan\",\"password\":\"Pass_word1\",\"confirm_password\":\"Pass_word1\",\"email\":\"\"}" &&
@@ -139,14 +138,14 @@ test_expect_success 'an empty email is stored as NULL, so two users may both lea
 '
 
 test_expect_success 'a username of two CJK characters is accepted' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body 张三)" &&
 	expect_status 201 &&
 	login 张三 Pass_word1
 '
 
 test_expect_success 'a body without username answers 400 10030 with 用户名不可为空' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "{\"password\":\"Pass_word1\",\"confirm_password\":\"Pass_word1\"}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -154,7 +153,7 @@ test_expect_success 'a body without username answers 400 10030 with 用户名不
 '
 
 test_expect_success 'a username of 1 or 11 characters answers 400 10030 with the length text' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body j)" &&
 	expect_status 400 &&
 	expect_json .message.username "用户名长度必须在2~10之间" &&
@@ -165,7 +164,7 @@ test_expect_success 'a username of 1 or 11 characters answers 400 10030 with the
 '
 
 test_expect_success 'a password outside ^[A-Za-z0-9_*&$#@]{6,22}$ answers 400 10030 naming password' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "{\"username\":\"kate\",\"password\":\"short\",\"confirm_password\":\"short\"}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -174,7 +173,7 @@ test_expect_success 'a password outside ^[A-Za-z0-9_*&$#@]{6,22}$ answers 400 10
 '
 
 test_expect_success 'a confirm_password that differs answers 400 10030 naming confirm_password' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "{\"username\":\"kate\",\"password\":\"Pass_word1\",\"confirm_password\":\"Pass_word2\"}" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -182,7 +181,7 @@ test_expect_success 'a confirm_password that differs answers 400 10030 naming co
 '
 
 test_expect_success 'a malformed email answers 400 10030 naming email' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http POST /cms/user/register "$(register_body kate not-an-email)" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -190,7 +189,7 @@ test_expect_success 'a malformed email answers 400 10030 naming email' '
 '
 
 test_expect_success 'the username of a deleted user can be registered again' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	id=$(db_exec "SELECT id FROM lin_user WHERE username = \"frank\"") &&
 	http DELETE /cms/admin/user/$id &&
 	expect_status 200 &&

@@ -7,22 +7,19 @@ start_app
 start_nginx
 
 test_expect_success 'setup: root logs in, registers alice and bob; both log in' '
-	login root "$ROOT_PASSWORD" &&
-	printf "%s\n" "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	for u in alice bob; do
 		http POST /cms/user/register "{\"username\":\"$u\",\"password\":\"Pass_word1\",\"confirm_password\":\"Pass_word1\"}" &&
 		expect_status 201 || return 1
 	done &&
 	db_exec "SELECT id FROM lin_user WHERE username = \"alice\"" >alice_id &&
-	login alice Pass_word1 &&
-	printf "%s\n" "$TOKEN" >alice.jwt &&
-	printf "%s\n" "$REFRESH_TOKEN" >alice_refresh.jwt &&
-	login bob Pass_word1 &&
-	printf "%s\n" "$TOKEN" >bob.jwt
+	remember alice Pass_word1 &&
+	keep alice_refresh "$REFRESH_TOKEN" &&
+	remember bob Pass_word1
 '
 
 test_expect_success 'PUT /cms/user changing the nickname and username leaves the token valid' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http PUT /cms/user "{\"nickname\":\"Ally\",\"username\":\"alicia\"}" &&
 	expect_status 200 &&
 	expect_json .code 6 &&
@@ -33,7 +30,7 @@ test_expect_success 'PUT /cms/user changing the nickname and username leaves the
 '
 
 test_expect_success 'the refresh token survives the profile change too' '
-	TOKEN=$(cat alice_refresh.jwt) &&
+	as alice_refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 200
 '
@@ -43,7 +40,7 @@ test_expect_success 'after a profile change the user logs in with the new userna
 '
 
 test_expect_success 'PUT /cms/admin/user/{id}/password answers 200 code 4' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http PUT /cms/admin/user/$(cat alice_id)/password "{\"new_password\":\"Reset_pass2\",\"confirm_password\":\"Reset_pass2\"}" &&
 	expect_status 200 &&
 	expect_json .code 4 &&
@@ -51,53 +48,53 @@ test_expect_success 'PUT /cms/admin/user/{id}/password answers 200 code 4' '
 '
 
 test_expect_success 'after the admin reset the user access token from before is refused with 10041' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041
 '
 
 test_expect_success 'after the admin reset the user refresh token from before is refused with 10042' '
-	TOKEN=$(cat alice_refresh.jwt) &&
+	as alice_refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 401 &&
 	expect_json .code 10042
 '
 
 test_expect_success 'the reset revokes nothing of other users: the tokens of bob and root still work' '
-	TOKEN=$(cat bob.jwt) &&
+	as bob &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http GET /cms/user/information &&
 	expect_status 200
 '
 
 test_expect_success 'the reset password logs in at once, the old one no longer' '
 	login alicia Reset_pass2 &&
-	printf "%s\n" "$TOKEN" >alice.jwt &&
-	printf "%s\n" "$REFRESH_TOKEN" >alice_refresh.jwt &&
+	keep alice &&
+	keep alice_refresh "$REFRESH_TOKEN" &&
 	http POST /cms/user/login "{\"username\":\"alicia\",\"password\":\"Pass_word1\"}" &&
 	expect_status 401 &&
 	expect_json .code 10031
 '
 
 test_expect_success 'DELETE /cms/admin/user/{id} answers 200 code 5' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	http DELETE /cms/admin/user/$(cat alice_id) &&
 	expect_status 200 &&
 	expect_json .code 5
 '
 
 test_expect_success 'the access token of a deleted user is refused with 401 10041' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041
 '
 
 test_expect_success 'the refresh token of a deleted user is refused with 401 10042' '
-	TOKEN=$(cat alice_refresh.jwt) &&
+	as alice_refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 401 &&
 	expect_json .code 10042

@@ -291,9 +291,8 @@ test_expect_success 'a soft-deleted group in group_ids counts as nonexistent (40
 '
 
 test_expect_success 'setup: ben logs in and keeps his tokens' '
-	login ben "$USER_PASSWORD" &&
-	echo "$TOKEN" >ben.access &&
-	echo "$REFRESH_TOKEN" >ben.refresh
+	remember ben "$USER_PASSWORD" &&
+	keep ben_refresh "$REFRESH_TOKEN"
 '
 
 test_expect_success 'PUT /cms/admin/user/{id}/password answers 200 with the code 4 envelope' '
@@ -308,14 +307,14 @@ test_expect_success 'PUT /cms/admin/user/{id}/password answers 200 with the code
 '
 
 test_expect_success 'the access token issued before the reset is refused with 401 10041' '
-	TOKEN=$(cat ben.access) &&
+	as ben &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041
 '
 
 test_expect_success 'the refresh token issued before the reset is refused with 401 10042' '
-	TOKEN=$(cat ben.refresh) &&
+	as ben_refresh &&
 	http GET /cms/user/refresh &&
 	expect_status 401 &&
 	expect_json .code 10042
@@ -359,8 +358,7 @@ test_expect_success 'a reset to a five-character password is a 400 on field new_
 '
 
 test_expect_success 'setup: dan logs in and keeps his token; his id is noted' '
-	login dan "$USER_PASSWORD" &&
-	echo "$TOKEN" >dan.access &&
+	remember dan "$USER_PASSWORD" &&
 	uid dan >dan.id
 '
 
@@ -387,7 +385,7 @@ test_expect_success 'the group links of the deleted user are removed' '
 '
 
 test_expect_success 'the token of the deleted user is refused with 401 10041' '
-	TOKEN=$(cat dan.access) &&
+	as dan &&
 	http GET /cms/user/information &&
 	expect_status 401 &&
 	expect_json .code 10041

@@ -33,15 +33,14 @@ multipart_part () {
 }
 
 test_expect_success 'setup: root logs in and makes one.png, two.png and three.png' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	png one >one.png &&
 	png two >two.png &&
 	png three >three.png
 '
 
 test_expect_success 'one png part answers 200 with one item {id, key, path, url}' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -F file=@one.png &&
 	expect_status 200 &&
 	expect_header Content-Type "^application/json" &&
@@ -111,7 +110,7 @@ test_expect_success 'the upload is one row and one file' '
 '
 
 test_expect_success 'the same content again answers the same id and path' '
-	TOKEN=$(cat token) &&
+	as root &&
 	cp one.png again.png &&
 	http POST /cms/file "" -F image=@again.png &&
 	expect_status 200 &&
@@ -126,7 +125,7 @@ test_expect_success 'the same content again adds no row and no file' '
 '
 
 test_expect_success 'the same content again touches neither the date directory nor AUTO_INCREMENT' '
-	TOKEN=$(cat token) &&
+	as root &&
 	dir=$FILE_STORE_DIR/$(dirname "$(cat path)") &&
 	mtime=$(stat -c %y "$dir") &&
 	next_id=$(next_file_id) &&
@@ -137,7 +136,7 @@ test_expect_success 'the same content again touches neither the date directory n
 '
 
 test_expect_success 'a soft-deleted row of the same content is not reused' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png deleted >deleted.png &&
 	http POST /cms/file "" -F file=@deleted.png &&
 	expect_status 200 &&
@@ -150,7 +149,7 @@ test_expect_success 'a soft-deleted row of the same content is not reused' '
 '
 
 test_expect_success 'parts file_0 and file_1 answer two items with those keys, in part order' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -F file_0=@two.png -F file_1=@three.png &&
 	expect_status 200 &&
 	expect_json_true "length == 2" &&
@@ -166,7 +165,7 @@ test_expect_success 'the two parts are two rows with their own contents' '
 '
 
 test_expect_success 'the same new content in two parts is stored once and answered twice' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png twice >twice.png &&
 	before=$(files_on_disk) &&
 	http POST /cms/file "" -F a=@twice.png -F b=@twice.png &&
@@ -177,7 +176,7 @@ test_expect_success 'the same new content in two parts is stored once and answer
 '
 
 test_expect_success 'an upper-case .PNG is accepted and stored as .png' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png upper >upper.PNG &&
 	http POST /cms/file "" -F file=@upper.PNG &&
 	expect_status 200 &&
@@ -186,7 +185,7 @@ test_expect_success 'an upper-case .PNG is accepted and stored as .png' '
 '
 
 test_expect_success 'a ../../etc/passwd.png file name is stored under file_store_dir with a random name' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png traversal >t.png &&
 	http POST /cms/file "" -F "file=@t.png;filename=../../etc/passwd.png" &&
 	expect_status 200 &&
@@ -198,7 +197,7 @@ test_expect_success 'a ../../etc/passwd.png file name is stored under file_store
 '
 
 test_expect_success 'an a/b.png file name is stored with a random name and no b.png appears' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png slash >s.png &&
 	http POST /cms/file "" -F "file=@s.png;filename=a/b.png" &&
 	expect_status 200 &&
@@ -209,7 +208,7 @@ test_expect_success 'an a/b.png file name is stored with a random name and no b.
 '
 
 test_expect_success 'a percent-encoded ..%2f file name is stored with a random name' '
-	TOKEN=$(cat token) &&
+	as root &&
 	multipart_part file "..%%2f..%%2fpct.png" "$(png percent)" >pct.body &&
 	printf -- "--XyZ--\r\n" >>pct.body &&
 	upload_raw pct.body &&
@@ -219,7 +218,7 @@ test_expect_success 'a percent-encoded ..%2f file name is stored with a random n
 '
 
 test_expect_success 'a file name with a NUL and a CR is stored with a random name' '
-	TOKEN=$(cat token) &&
+	as root &&
 	multipart_part file "x\\000y\\rz.png" "$(png control)" >ctl.body &&
 	printf -- "--XyZ--\r\n" >>ctl.body &&
 	test "$(tr -cd "\000" <ctl.body | wc -c)" -eq 1 &&
@@ -237,7 +236,7 @@ test_expect_success 'every file on disk has a random name in a date directory' '
 '
 
 test_expect_success 'a .exe part answers 406 with code 10130 and writes nothing' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "MZ" >tool.exe &&
 	before=$(files_on_disk) &&
 	http POST /cms/file "" -F file=@tool.exe &&
@@ -248,14 +247,14 @@ test_expect_success 'a .exe part answers 406 with code 10130 and writes nothing'
 '
 
 test_expect_success 'a PNG named without a dot is taken by its content, as .png' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -F "file=@one.png;filename=png" &&
 	expect_status 200 &&
 	expect_json ".[0].path" "$(cat path)"
 '
 
 test_expect_success 'a good part and a .exe part answer 406 and store neither' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png good-before-bad >good.png &&
 	rows=$(file_rows) &&
 	files=$(files_on_disk) &&
@@ -266,7 +265,7 @@ test_expect_success 'a good part and a .exe part answer 406 and store neither' '
 '
 
 test_expect_success 'a body with only a text field answers 404 with code 10026 未找到文件' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -F "name=value" &&
 	expect_status 404 &&
 	expect_json .code 10026 &&
@@ -275,7 +274,7 @@ test_expect_success 'a body with only a text field answers 404 with code 10026 �
 '
 
 test_expect_success 'an empty file part answers 404 with code 10026' '
-	TOKEN=$(cat token) &&
+	as root &&
 	: >empty.png &&
 	http POST /cms/file "" -F file=@empty.png &&
 	expect_status 404 &&
@@ -283,14 +282,14 @@ test_expect_success 'an empty file part answers 404 with code 10026' '
 '
 
 test_expect_success 'a multipart content type with an empty body answers 404 with code 10026' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -H "Content-Type: multipart/form-data; boundary=XyZ" &&
 	expect_status 404 &&
 	expect_json .code 10026
 '
 
 test_expect_success 'a part whose headers never end answers 400 with code 10030 and the multipart text' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf -- "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.png\"\r\n--XyZ--\r\n" >broken.body &&
 	upload_raw broken.body &&
 	expect_status 400 &&
@@ -299,7 +298,7 @@ test_expect_success 'a part whose headers never end answers 400 with code 10030 
 '
 
 test_expect_success 'multipart/form-data without a boundary answers 400 with code 10030' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" --data-binary @one.png -H "Content-Type: multipart/form-data" &&
 	expect_status 400 &&
 	expect_json .code 10030 &&
@@ -307,7 +306,7 @@ test_expect_success 'multipart/form-data without a boundary answers 400 with cod
 '
 
 test_expect_success 'a quoted boundary (RFC 2046) is understood' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png quoted >quoted.png &&
 	{
 		printf -- "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"q.png\"\r\n" &&
@@ -320,7 +319,7 @@ test_expect_success 'a quoted boundary (RFC 2046) is understood' '
 '
 
 test_expect_success 'a JSON body answers 415 with code 10304 (multipart required)' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "{}" &&
 	expect_status 415 &&
 	expect_json .code 10304 &&
@@ -329,7 +328,7 @@ test_expect_success 'a JSON body answers 415 with code 10304 (multipart required
 '
 
 test_expect_success 'a urlencoded form answers 415 with code 10304' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" --data "file=one.png" &&
 	expect_status 415 &&
 	expect_json .code 10304
@@ -346,7 +345,7 @@ test_expect_success 'an anonymous upload answers 401 with code 10012 and writes 
 '
 
 test_expect_success 'a 3 MiB part passes nginx and answers the app 413 with code 10110' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 3145728 /dev/zero >three-mib.png &&
 	http POST /cms/file "" -F file=@three-mib.png &&
 	expect_status 413 &&
@@ -355,7 +354,7 @@ test_expect_success 'a 3 MiB part passes nginx and answers the app 413 with code
 '
 
 test_expect_success 'an 11 MiB body passes nginx and answers the app 413 envelope with code 10300' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 11534336 /dev/zero >eleven-mib.png &&
 	http POST /cms/file "" -F file=@eleven-mib.png &&
 	expect_status 413 &&
@@ -374,7 +373,7 @@ test_expect_success 'an anonymous 11 MiB upload answers 401 10012, authorized be
 '
 
 test_expect_success 'a 3 MiB JSON body on another route still gets nginx 413, not the upload cap' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 3145728 /dev/zero | tr "\0" a >big.json &&
 	http POST /v1/book @big.json &&
 	expect_status 413 &&

@@ -21,12 +21,11 @@ bytes () {
 }
 
 test_expect_success 'setup: root logs in' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token
+	remember root "$ROOT_PASSWORD"
 '
 
 test_expect_success 'a part of exactly file_single_limit bytes is stored' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 1024 a >max.png &&
 	http POST /cms/file "" -F file=@max.png &&
 	expect_status 200 &&
@@ -34,7 +33,7 @@ test_expect_success 'a part of exactly file_single_limit bytes is stored' '
 '
 
 test_expect_success 'a part one byte over file_single_limit answers 413 with code 10110' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 1025 b >over.png &&
 	http POST /cms/file "" -F file=@over.png &&
 	expect_status 413 &&
@@ -44,7 +43,7 @@ test_expect_success 'a part one byte over file_single_limit answers 413 with cod
 '
 
 test_expect_success 'a part over file_single_limit after a good one stores neither' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 10 c >small.png &&
 	rows=$(file_rows) &&
 	files=$(files_on_disk) &&
@@ -56,7 +55,7 @@ test_expect_success 'a part over file_single_limit after a good one stores neith
 '
 
 test_expect_success 'file_max_count parts are stored' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 20 d >d.png &&
 	bytes 20 e >e.png &&
 	http POST /cms/file "" -F file_0=@d.png -F file_1=@e.png &&
@@ -65,7 +64,7 @@ test_expect_success 'file_max_count parts are stored' '
 '
 
 test_expect_success 'one part over file_max_count answers 413 with code 10121 and stores nothing' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 30 f >f.png &&
 	bytes 30 g >g.png &&
 	bytes 30 h >h.png &&
@@ -80,7 +79,7 @@ test_expect_success 'one part over file_max_count answers 413 with code 10121 an
 '
 
 test_expect_success 'empty parts do not count towards file_max_count' '
-	TOKEN=$(cat token) &&
+	as root &&
 	: >empty.png &&
 	bytes 40 i >i.png &&
 	http POST /cms/file "" -F file_0=@empty.png -F file_1=@i.png -F file_2=@empty.png &&
@@ -89,7 +88,7 @@ test_expect_success 'empty parts do not count towards file_max_count' '
 '
 
 test_expect_success 'a body over file_total_limit answers the 413 envelope with code 10300' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 9000 j >big.png &&
 	http POST /cms/file "" -F file=@big.png &&
 	expect_status 413 &&
@@ -99,7 +98,7 @@ test_expect_success 'a body over file_total_limit answers the 413 envelope with 
 '
 
 test_expect_success 'a body over file_total_limit made of parts under file_single_limit stores nothing' '
-	TOKEN=$(cat token) &&
+	as root &&
 	bytes 1000 m >m.png &&
 	rows=$(file_rows) &&
 	files=$(files_on_disk) &&
@@ -113,7 +112,7 @@ test_expect_success 'a body over file_total_limit made of parts under file_singl
 '
 
 test_expect_success 'an extension listed in upper case in file_extensions accepts a JPEG as .jpg' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "\377\330\377\340 a jpeg" >photo.jpg &&
 	http POST /cms/file "" -F file=@photo.jpg &&
 	expect_status 200 &&
@@ -121,7 +120,7 @@ test_expect_success 'an extension listed in upper case in file_extensions accept
 '
 
 test_expect_success 'a type of the default list left out of file_extensions answers 406' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "GIF89a a gif" >anim.gif &&
 	http POST /cms/file "" -F file=@anim.gif &&
 	expect_status 406 &&

@@ -18,15 +18,14 @@ one_lock_wait () {
 }
 
 test_expect_success 'setup: root logs in' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token
+	remember root "$ROOT_PASSWORD"
 '
 
 # Another writer inserts the row of the same content and holds its transaction open: the upload
 # finds no live row, writes its file, and its insert waits on the sha256_live key until the other
 # commits, then fails with a duplicate key.
 test_expect_success 'an upload that loses the sha256_live key answers the winner row' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png contended >race.png &&
 	md5=$(md5sum race.png | cut -d" " -f1) &&
 	sha256=$(sha256sum race.png | cut -d" " -f1) &&
@@ -60,7 +59,7 @@ test_expect_success 'the losing upload added no row' '
 '
 
 test_expect_success 'concurrent uploads of the same new content answer one id and leave one file' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png together >together.png &&
 	pids= &&
 	for i in 1 2 3 4 5 6; do
@@ -86,7 +85,7 @@ test_expect_success 'setup: a trigger makes inserts of 13-byte files fail' '
 '
 
 test_expect_success 'a failed transaction answers 500 with code 9999' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png abc >three.png &&
 	png abcde >five.png &&
 	http POST /cms/file "" -F file_0=@three.png -F file_1=@five.png &&
@@ -100,7 +99,7 @@ test_expect_success 'a failed transaction leaves neither its files nor its rows'
 '
 
 test_expect_success 'the same upload succeeds once the trigger is gone' '
-	TOKEN=$(cat token) &&
+	as root &&
 	db_exec "DROP TRIGGER lin_file_refuse" &&
 	http POST /cms/file "" -F file_0=@three.png -F file_1=@five.png &&
 	expect_status 200 &&

@@ -32,8 +32,7 @@ stored () {
 }
 
 test_expect_success 'setup: root logs in; the store is filled but for 256 KiB' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	bytes 100 a >small.png &&
 	bytes 512 b >big.png &&
 	{ dd if=/dev/zero of="$FILE_STORE_DIR/filler" bs=64k 2>/dev/null; true; } &&
@@ -42,7 +41,7 @@ test_expect_success 'setup: root logs in; the store is filled but for 256 KiB' '
 '
 
 test_expect_success 'a 512 KiB file into 256 KiB of room answers 507 with code 10306' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -F file=@big.png &&
 	expect_status 507 &&
 	expect_json .code 10306 &&
@@ -56,7 +55,7 @@ test_expect_success 'and leaves no row, no file and no temporary file' '
 '
 
 test_expect_success 'a small file stored before a big one of the same request is removed with it' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /cms/file "" -F one=@small.png -F two=@big.png &&
 	expect_status 507 &&
 	expect_json .code 10306 &&
@@ -69,7 +68,7 @@ test_expect_success 'the error is logged with the file system error' '
 '
 
 test_expect_success 'once space is freed, the same request stores both files, no restart needed' '
-	TOKEN=$(cat token) &&
+	as root &&
 	rm "$FILE_STORE_DIR/filler" &&
 	http POST /cms/file "" -F one=@small.png -F two=@big.png &&
 	expect_status 200 &&

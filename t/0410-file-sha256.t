@@ -11,12 +11,11 @@ file_rows () {
 }
 
 test_expect_success 'setup: root logs in' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token
+	remember root "$ROOT_PASSWORD"
 '
 
 test_expect_success 'a new upload records the SHA-256 and the MD5 of its content' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png fresh >fresh.png &&
 	http POST /cms/file "" -F file=@fresh.png &&
 	expect_status 200 &&
@@ -26,7 +25,7 @@ test_expect_success 'a new upload records the SHA-256 and the MD5 of its content
 '
 
 test_expect_success 'the same content again answers the row of the same SHA-256' '
-	TOKEN=$(cat token) &&
+	as root &&
 	n=$(file_rows) &&
 	http POST /cms/file "" -F file=@fresh.png &&
 	expect_status 200 &&
@@ -35,7 +34,7 @@ test_expect_success 'the same content again answers the row of the same SHA-256'
 '
 
 test_expect_success 'a row stored before version 3 (no SHA-256) is found by its MD5' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png legacy >legacy.png &&
 	mkdir -p "$FILE_STORE_DIR/2020/01/01" &&
 	cp legacy.png "$FILE_STORE_DIR/2020/01/01/legacy.png" &&
@@ -51,7 +50,7 @@ test_expect_success 'a row stored before version 3 (no SHA-256) is found by its 
 # Deleting a file soft-deletes its row and may remove its file: a pre-version-3 row found by MD5
 # must be a live one, or the upload gets a path whose file is gone.
 test_expect_success 'a soft-deleted row stored before version 3 is not reused: stored anew, on disk' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png deleted >deleted.png &&
 	db_exec "INSERT INTO lin_file (path, name, extension, size, md5, delete_time) VALUES
 		(\"2020/01/01/deleted.png\", \"deleted.png\", \".png\", 15,
@@ -68,7 +67,7 @@ test_expect_success 'a soft-deleted row stored before version 3 is not reused: s
 # The row claims this content's MD5 but another SHA-256: another content, as a crafted MD5
 # collision would be. Keyed on MD5, the upload would get that row's file.
 test_expect_success 'an MD5 match with another SHA-256 is another content: stored anew' '
-	TOKEN=$(cat token) &&
+	as root &&
 	png collide >collide.png &&
 	db_exec "INSERT INTO lin_file (path, name, extension, size, md5, sha256) VALUES
 		(\"2020/01/01/other.png\", \"other.png\", \".png\", 15,

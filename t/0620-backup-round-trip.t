@@ -40,8 +40,7 @@ acked_more_than () {
 test_expect_success 'setup: 20000 books, a few files, root logged in' '
 	db_exec "INSERT INTO book (title, author, summary, image)
 		SELECT CONCAT(\"pre\", seq), \"a\", \"s\", \"i\" FROM seq_1_to_20000" &&
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token &&
+	remember root "$ROOT_PASSWORD" &&
 	png "first file" >first.png &&
 	http POST /cms/file "" -F file=@first.png &&
 	expect_status 200 &&
@@ -49,7 +48,7 @@ test_expect_success 'setup: 20000 books, a few files, root logged in' '
 '
 
 test_expect_success 'the backup runs to the end while the writer POSTs books and files' '
-	TOKEN=$(cat token) &&
+	as root &&
 	: >acked.log && : >times.log &&
 	{ writer & echo $! >writer.pid; } &&
 	poll_until 100 test -s acked.log &&

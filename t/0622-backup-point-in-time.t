@@ -20,8 +20,7 @@ post_book () {
 test_expect_success 'setup: make run, root logged in, three books and a file' '
 	CMS_HTTP_PORT=$HTTP_PORT CMS_FCGI_PORT=$FCGI_PORT CMS_DB_PORT=$DB_PORT \
 		"$TOP/scripts/run" >run.out 2>&1 &&
-	login root "$(cat "$CMS_VAR_DIR/root-password")" &&
-	echo "$TOKEN" >token &&
+	remember root "$(cat "$CMS_VAR_DIR/root-password")" &&
 	post_book before-1 && post_book before-2 && post_book before-3 &&
 	png "before the backup" >before.png &&
 	http POST /cms/file "" -F file=@before.png &&
@@ -45,7 +44,7 @@ test_expect_success 'the archive holds neither the JWT secret nor the database p
 '
 
 test_expect_success 'setup: two books and a file after the backup, then every book deleted at T, then one more' '
-	TOKEN=$(cat token) &&
+	as root &&
 	post_book after-1 && post_book after-2 &&
 	png "after the backup" >after.png &&
 	http POST /cms/file "" -F file=@after.png &&

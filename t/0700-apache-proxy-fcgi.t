@@ -55,7 +55,7 @@ test_expect_success 'mounted under /api/, the 404 envelope has request "GET /v1/
 
 test_expect_success 'mounted under /api/, the token reaches the app' '
 	HTTP_PORT=$API_PORT &&
-	TOKEN=$(cat token) &&
+	as root &&
 	http GET /api/cms/user/information &&
 	expect_status 200 &&
 	expect_json .username root

@@ -42,14 +42,14 @@ test_expect_success 'through the mod_fcgid .htaccess the 404 envelope has reques
 '
 
 test_expect_success 'through the mod_fcgid .htaccess the token reaches the app' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http GET /fapi/cms/user/information &&
 	expect_status 200 &&
 	expect_json .username root
 '
 
 test_expect_success 'through the mod_fcgid .htaccess a POST with the token creates a book' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /fapi/v1/book "{\"title\":\"Fcgid book\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_db "SELECT COUNT(*) FROM book WHERE title = \"Fcgid book\"" 1
@@ -74,7 +74,7 @@ test_expect_success 'the binary itself is not served: GET /cms.cgi runs it (an e
 '
 
 test_expect_success 'a body over mod_fcgid'"'"'s FcgidMaxRequestLen (128 KiB) answers the 500 JSON envelope of the .htaccess, with the message table'"'"'s text' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 200000 /dev/zero >big.png &&
 	http POST /fapi/cms/file "" -F file=@big.png &&
 	expect_status 500 &&

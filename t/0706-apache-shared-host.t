@@ -180,14 +180,14 @@ test_expect_success 'the user fills ~/public_html/api: the binary as cms.cgi, th
 	cmp "$TOP/apache/htaccess-cgi.example" "$SITE_HOME/public_html/api/.htaccess"
 '
 
-# site_login: logs root in through the site, keeps the token in $TRASH/token.
+# site_login: logs root in through the site, keeps the token for `as root`.
 site_login () {
 	TOKEN= &&
 	http POST "$API/cms/user/login" "{\"username\":\"root\",\"password\":\"$ROOT_PASSWORD\"}" &&
 	expect_status 200 &&
 	expect_header Content-Type "^application/json" &&
-	jq -r .access_token "$TRASH/body" >"$TRASH/token" &&
-	test -s "$TRASH/token"
+	keep root "$(jq -r .access_token "$TRASH/body")" &&
+	test -n "$(kept root)"
 }
 
 # The checks the brief of the recipe promises, for the recipe $MODE (cgi or fcgid).
@@ -202,14 +202,14 @@ site_checks () {
 	'
 
 	test_expect_success "$MODE: POST $API/v1/book with the token answers 201: Authorization arrives" '
-		TOKEN=$(cat token) &&
+		as root &&
 		http POST "$API/v1/book" "{\"title\":\"$MODE book\",\"author\":\"A\",\"summary\":\"S\"}" &&
 		expect_status 201 &&
 		expect_db "SELECT COUNT(*) FROM book WHERE title = \"$MODE book\"" 1
 	'
 
 	test_expect_success "$MODE: an admin route: POST $API/cms/admin/group, then PUT it (userdir allows no PUT)" '
-		TOKEN=$(cat token) &&
+		as root &&
 		http POST "$API/cms/admin/group" "{\"name\":\"$MODE group\",\"info\":\"i\"}" &&
 		expect_status 201 &&
 		id=$(db_exec "SELECT id FROM lin_group WHERE name = \"$MODE group\"") &&
@@ -219,7 +219,7 @@ site_checks () {
 	'
 
 	test_expect_success "$MODE: an upload answers 200; its URL serves the bytes, stored by the user (suexec)" '
-		TOKEN=$(cat token) &&
+		as root &&
 		printf "\211PNG\r\n\032\n$MODE" >one.png &&
 		http POST "$API/cms/file" "" -F file=@one.png &&
 		expect_status 200 &&
@@ -234,7 +234,7 @@ site_checks () {
 	'
 
 	test_expect_success "$MODE: a malformed body answers 400 with the JSON envelope" '
-		TOKEN=$(cat token) &&
+		as root &&
 		http POST "$API/v1/book" "{\"title\":" &&
 		expect_status 400 &&
 		expect_header Content-Type "^application/json" &&
@@ -284,7 +284,7 @@ test_expect_success 'fcgid: the cms.cgi left from the CGI recipe is refused, nev
 '
 
 test_expect_success 'fcgid: a body over FcgidMaxRequestLen (128 KiB here) answers 500 with the JSON envelope' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 200000 /dev/zero >big.png &&
 	http POST "$API/cms/file" "" -F file=@big.png &&
 	expect_status 500 &&

@@ -10,8 +10,7 @@ start_nginx
 start_pool_fronts
 
 test_expect_success 'setup: root logs in through pool 1 and registers alice there' '
-	via_pool 1 login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >root.jwt &&
+	via_pool 1 remember root "$ROOT_PASSWORD" &&
 	via_pool 1 http POST /cms/user/register \
 		"{\"username\":\"alice\",\"password\":\"Alice_pass1\",\"confirm_password\":\"Alice_pass1\"}" &&
 	expect_status 201
@@ -23,19 +22,18 @@ test_expect_success 'the pools are two application hosts on different nodes' '
 '
 
 test_expect_success 'a token issued through pool 1 is accepted by pool 2' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	via_pool 2 http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json .username root
 '
 
 test_expect_success 'a user registered through pool 1 logs in through pool 2' '
-	via_pool 2 login alice Alice_pass1 &&
-	echo "$TOKEN" >alice.jwt
+	via_pool 2 remember alice Alice_pass1
 '
 
 test_expect_success 'a book created through pool 1 is readable through pool 2 at once' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	for i in 1 2 3 4 5; do
 		via_pool 1 http POST /v1/book "{\"title\":\"Fresh $i\",\"author\":\"A\",\"summary\":\"S\"}" &&
 		expect_status 201 &&
@@ -47,7 +45,7 @@ test_expect_success 'a book created through pool 1 is readable through pool 2 at
 '
 
 test_expect_success 'a book updated through pool 2 reads back updated through pool 1 at once' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	id=$(node_sql 1 "SELECT id FROM book WHERE title = \"Fresh 1\"") &&
 	via_pool 2 http PUT "/v1/book/$id" "{\"title\":\"Changed\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 200 &&
@@ -56,7 +54,7 @@ test_expect_success 'a book updated through pool 2 reads back updated through po
 '
 
 test_expect_success 'a password change through pool 2 revokes the older token on pool 1 at once' '
-	TOKEN=$(cat alice.jwt) &&
+	as alice &&
 	via_pool 2 http PUT /cms/user/change_password \
 		"{\"old_password\":\"Alice_pass1\",\"new_password\":\"Alice_pass2\",\"confirm_password\":\"Alice_pass2\"}" &&
 	expect_status 200 &&

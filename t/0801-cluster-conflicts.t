@@ -14,14 +14,13 @@ allow_app_errors
 # its status goes to $NAME.status.
 send () {
 	curl --silent --max-time 30 --output /dev/null --write-out '%{http_code}\n' \
-		-H "Authorization: Bearer $(cat root.jwt)" -H 'Content-Type: application/json' \
+		-H "Authorization: Bearer $(kept root)" -H 'Content-Type: application/json' \
 		--request "$METHOD" --data-raw "$3" \
 		"http://127.0.0.1:$(test_port $(($1 + 1)))$2" >"$NAME.status" 2>&1 &
 }
 
 test_expect_success 'setup: root logs in and creates one book' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	http POST /v1/book "{\"title\":\"Start\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	node_sql 1 "SELECT id FROM book WHERE title = \"Start\"" >id &&

@@ -15,7 +15,7 @@ load () {
 	local i=1 code
 	while [ ! -e stop ] && [ "$i" -le 3000 ]; do
 		code=$(curl --silent --max-time 20 --output /dev/null --write-out '%{http_code}' \
-			-H "Authorization: Bearer $(cat root.jwt)" -H 'Content-Type: application/json' \
+			-H "Authorization: Bearer $(kept root)" -H 'Content-Type: application/json' \
 			--data-raw "{\"title\":\"load $1-$i\",\"author\":\"A\",\"summary\":\"S\"}" \
 			"http://127.0.0.1:$HTTP_PORT/v1/book")
 		echo "$code load $1-$i" >>"load.$1"
@@ -34,8 +34,7 @@ more_created () {
 }
 
 test_expect_success 'setup: root logs in; a write load through both pools starts' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >root.jwt
+	remember root "$ROOT_PASSWORD"
 '
 (cd "$TRASH" && load 1 </dev/null >/dev/null 2>&1) &
 echo $! >"$TRASH/load1.job"

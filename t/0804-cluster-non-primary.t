@@ -21,8 +21,7 @@ node1_synced () {
 }
 
 test_expect_success 'setup: root logs in; pool 1 reads a book through node 1' '
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >root.jwt &&
+	remember root "$ROOT_PASSWORD" &&
 	node_sql 1 "INSERT INTO book (title, author) VALUES (\"Dune\", \"Herbert\")" &&
 	node_sql 1 "SELECT id FROM book WHERE title = \"Dune\"" >id &&
 	via_pool 1 http GET /v1/book/$(cat id) &&
@@ -36,7 +35,7 @@ test_expect_success 'node 1 is cut off from the others and becomes non-primary' 
 '
 
 test_expect_success 'pool 1, whose first node is node 1, still answers 200: its worker moved to node 2' '
-	TOKEN=$(cat root.jwt) &&
+	as root &&
 	poll_until 100 eval "via_pool 1 http GET /v1/book/$(cat id) && expect_status 200" &&
 	via_pool 1 http POST /v1/book "{\"title\":\"While cut off\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&

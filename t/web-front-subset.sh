@@ -4,8 +4,7 @@
 
 test_expect_success 'setup: book 7 exists; root logs in through the front and keeps the token' '
 	db_exec "INSERT INTO book (id, title, author, summary) VALUES (7, \"三体\", \"刘慈欣\", \"S\")" &&
-	login root "$ROOT_PASSWORD" &&
-	echo "$TOKEN" >token
+	remember root "$ROOT_PASSWORD"
 '
 
 test_expect_success 'GET /v1/book/7 answers 200 with the book' '
@@ -30,7 +29,7 @@ test_expect_success 'a percent-encoded path is routed decoded (/v1/%62ook/7 is b
 '
 
 test_expect_success 'POST /v1/book with the token answers 201 and writes the row' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http POST /v1/book "{\"title\":\"Front book\",\"author\":\"A\",\"summary\":\"S\"}" &&
 	expect_status 201 &&
 	expect_json .code 1 &&
@@ -45,7 +44,7 @@ test_expect_success 'a wrong password answers 401 10031 with the login envelope'
 '
 
 test_expect_success 'the Authorization header reaches the app: the token answers 200 on a login route' '
-	TOKEN=$(cat token) &&
+	as root &&
 	http GET /cms/user/information &&
 	expect_status 200 &&
 	expect_json .username root
@@ -74,7 +73,7 @@ test_expect_success 'a token signed with another secret answers 401 10041' '
 '
 
 test_expect_success 'an upload answers 200 and its url serves the same bytes as image/png with nosniff' '
-	TOKEN=$(cat token) &&
+	as root &&
 	printf "\211PNG\r\n\032\nfront" >one.png &&
 	http POST /cms/file "" -F file=@one.png &&
 	expect_status 200 &&
@@ -97,7 +96,7 @@ test_expect_success 'a stored file of another extension is served as application
 '
 
 test_expect_success 'a body over max_body_bytes answers the app 413 JSON envelope, not an HTML page' '
-	TOKEN=$(cat token) &&
+	as root &&
 	head -c 8000 /dev/zero | tr "\0" " " >big.json &&
 	http POST /v1/book @big.json &&
 	expect_status 413 &&

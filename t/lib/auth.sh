@@ -1,0 +1,76 @@
+# Logging in and holding tokens for t/lib.sh: login, remember/keep and as/kept (a test body reads
+# no token file itself), JWTs made and taken apart, the captcha.
+
+# login USER PASSWORD: sets TOKEN and REFRESH_TOKEN from POST /cms/user/login.
+login () {
+	local body
+	body=$(jq -nc --arg u "$1" --arg p "$2" '{username: $u, password: $p}') &&
+	TOKEN= &&
+	http POST /cms/user/login "$body" &&
+	expect_status 200 &&
+	TOKEN=$(jq -r '.access_token // empty' "$TRASH/body") &&
+	REFRESH_TOKEN=$(jq -r '.refresh_token // empty' "$TRASH/body") &&
+	[ -n "$TOKEN" ] && [ -n "$REFRESH_TOKEN" ] || {
+		echo "login as $1 gave no tokens" >&2
+		return 1
+	}
+}
+
+# remember NAME PASSWORD: logs in once and keeps the access token for `as NAME` (a login hashes a
+# password, which takes a while: log each user in once per file).
+remember () {
+	login "$1" "$2" &&
+	echo "$TOKEN" >"$TRASH/$1.token"
+}
+
+# keep NAME [TOKEN]: keeps TOKEN (the current $TOKEN when not given; e.g. "$REFRESH_TOKEN") for
+# `as NAME` and `kept NAME`, as remember does after its login.
+keep () {
+	printf '%s\n' "${2-$TOKEN}" >"$TRASH/$1.token"
+}
+
+# kept NAME: prints the token kept by `remember NAME` or `keep NAME`.
+kept () {
+	cat "$TRASH/$1.token"
+}
+
+# as NAME: sets TOKEN to the token kept by `remember NAME` or `keep NAME`.
+as () {
+	TOKEN=$(kept "$1")
+}
+
+# jwt_payload TOKEN: the JSON payload of a JWT, base64url-decoded.
+jwt_payload () {
+	local p
+	p=$(printf '%s' "$1" | cut -d. -f2 | tr '_-' '/+')
+	case $((${#p} % 4)) in
+	2) p=$p== ;;
+	3) p=$p= ;;
+	esac
+	printf '%s' "$p" | base64 -d
+}
+
+# jwt_sign SECRET: the payload JSON on stdin as a JWT signed with HS256 and SECRET (the app's
+# jwt_secret), as the app signs its own tokens.
+jwt_sign () {
+	local h p s
+	h=$(printf '{"alg":"HS256","typ":"JWT"}' | openssl base64 -A | tr '+/' '-_' | tr -d '=\n') &&
+	p=$(openssl base64 -A | tr '+/' '-_' | tr -d '=\n') &&
+	s=$(printf '%s.%s' "$h" "$p" | openssl dgst -sha256 -hmac "$1" -binary |
+		openssl base64 -A | tr '+/' '-_' | tr -d '=\n') &&
+	printf '%s.%s.%s\n' "$h" "$p" "$s"
+}
+
+# captcha N: POST /cms/user/captcha with no body from 127.0.0.N, as lin-cms-vue asks for one.
+captcha () {
+	TOKEN= &&
+	http POST /cms/user/captcha "" --interface "127.0.0.$1"
+}
+
+# captcha_login NAME PASSWORD N [CODE [TAG]]: POST /cms/user/login from 127.0.0.N as lin-cms-vue
+# sends it: the code as captcha in the body, the tag in a tag header (both empty when not given).
+captcha_login () {
+	TOKEN= &&
+	http POST /cms/user/login "$(jq -nc --arg u "$1" --arg p "$2" --arg c "${4-}" \
+		'{username: $u, password: $p, captcha: $c}')" --interface "127.0.0.$3" -H "tag: ${5-}"
+}
