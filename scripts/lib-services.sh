@@ -257,7 +257,10 @@ svc_db_load () {
 }
 
 # Sets the password of the seeded root user (id 1) of database $2 over socket $1 to $4, hashed by
-# the application binary $3 (Argon2id), so no hash format is duplicated here.
+# the application binary $3 (Argon2id), so no hash format is duplicated here. Root is left as the
+# seed makes it, at credential version 0, as if seeded with that password: svc_db_load's
+# --setup-db set a generated one, which counted as a change of password (version 1), and the
+# tests sign root's tokens for version 0.
 svc_db_set_root_password () {
 	local hash
 	hash=$(printf '%s\n' "$4" | "$3" --hash-password) || { echo "$3 --hash-password failed" >&2; return 1; }
@@ -267,7 +270,8 @@ svc_db_set_root_password () {
 	esac
 	case $hash in *[!A-Za-z0-9\$=,+/]*) echo "unexpected characters in the password hash" >&2; return 1 ;; esac
 	svc_sql "$1" --batch "$2" -e "UPDATE lin_user_identity SET credential = '$hash'
-		WHERE user_id = 1 AND identity_type = 'USERNAME_PASSWORD'" || return 1
+		WHERE user_id = 1 AND identity_type = 'USERNAME_PASSWORD';
+		UPDATE lin_user SET credential_version = 0 WHERE id = 1" || return 1
 }
 
 # Creates the database cms over socket $1 with sql/ of source tree $2 and the root password $4
