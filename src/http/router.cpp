@@ -49,12 +49,14 @@ std::vector<std::string> route_templates(const std::vector<Route> &routes) {
 }
 
 Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
-    std::vector<std::string> names = route_templates(routes);
-    unmatched_ = static_cast<uint16_t>(names.size() - 1);
+    // route_templates' order without its strings: a CGI request builds a router and never counts.
+    std::vector<const char *> names;
     for (const Route &route : routes) {
         size_t i = 0;
-        while (i < unmatched_ && names[i] != route.pattern)
+        while (i < names.size() && std::strcmp(names[i], route.pattern) != 0)
             ++i;
+        if (i == names.size() && names.size() + 1 < k_max_templates)
+            names.push_back(route.pattern);
         template_of_.push_back(static_cast<uint16_t>(i));
         Compiled c{&route, {}, 0};
         for (std::string_view part : split_path(route.pattern)) {
@@ -64,6 +66,9 @@ Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
         }
         compiled_.push_back(std::move(c));
     }
+    unmatched_ = static_cast<uint16_t>(names.size());
+    for (uint16_t &index : template_of_)
+        index = index < unmatched_ ? index : unmatched_;
 }
 
 uint16_t Router::template_index(const Route *route) const {
