@@ -2,13 +2,14 @@
 test_description='scripts/lint passes on the tree, and refuses an include that points up a layer, one without its folder, and a source file outside the layer folders'
 . "$(dirname "$0")/lib.sh"
 
-# A copy of scripts/lint and src/ in which one fault is planted at a time (lint reads the tree
-# above its own folder).
+# A copy of scripts/lint and the sources of src/ in which one fault is planted at a time (lint
+# reads the tree above its own folder).
 copy_tree () {
 	rm -rf tree &&
 	mkdir -p tree/scripts &&
 	cp "$TOP/scripts/lint" tree/scripts/ &&
-	cp -R "$TOP/src" tree/src
+	(cd "$TOP" && find src -name "*.cpp" -o -name "*.h") >sources &&
+	tar -C "$TOP" -cf - -T sources | tar -C tree -xf -
 }
 
 test_expect_success 'the tree as committed passes' '
