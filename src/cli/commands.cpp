@@ -20,7 +20,6 @@
 #include "cli/fcgi_client.h"
 #include "cli/restore.h"
 #include "cli/setup_db.h"
-#include "db/db.h"
 #include "metrics/status_page.h"
 
 namespace cms {
@@ -70,8 +69,6 @@ int cmd_hash_password() {
 // the steps on stderr (and to log_file). Exit 1 on failure, with the reason.
 int cmd_backup_or_restore(const Config &config, const std::string &dir,
                           const std::string &archive, const RestoreOptions &options) {
-    db::ClientLibrary library;
-    library.require();
     try {
         if (archive.empty()) {
             std::string path = make_backup(config, dir.empty() ? config.backup_dir : dir,
@@ -92,8 +89,6 @@ int cmd_backup_or_restore(const Config &config, const std::string &dir,
 }
 
 int cmd_setup_db(const Config &config, const std::string &db_admin) {
-    db::ClientLibrary library;
-    library.require();
     if (db_admin.empty())
         setup_database(config, std::cin, isatty(0) != 0, stdout);
     else

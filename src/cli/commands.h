@@ -1,5 +1,6 @@
 // The commands of cms-fcgi besides serving (pool/serve.h): one function each, as the command
-// table of main.cpp calls them.
+// table of main.cpp calls them, once it has loaded what the command's row needs (the
+// configuration, the log file, the MariaDB client library).
 #pragma once
 
 #include <string>
