@@ -130,4 +130,10 @@ test_expect_success 'the command line: of several commands the first of the tabl
 	! test -e "$TRASH/b"
 '
 
+test_expect_success 'the command line: an empty archive names no restore, and so never a backup either' '
+	CMS_BACKUP_DIR="$TRASH/kept" "$APP_BIN" -c "$TRASH/good.conf" --restore "" </dev/null >out 2>err;
+	! test -e "$TRASH/kept" &&
+	! grep -q "cms-backup-" out err
+'
+
 test_done

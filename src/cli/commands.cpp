@@ -66,13 +66,12 @@ int cmd_hash_password() {
 }
 
 // --backup (into dir, backup_dir when empty) or --restore archive; the archive's path on stdout,
-// the steps on stderr (and to log_file). Exit 1 on failure, with the reason.
+// the steps on stderr (and to log_file). Throws with the reason on failure.
 int cmd_backup_or_restore(const Config &config, const std::string &dir,
                           const std::string &archive, const RestoreOptions &options) {
     try {
         if (archive.empty()) {
-            std::string path = make_backup(config, dir.empty() ? config.backup_dir : dir,
-                                                stderr);
+            std::string path = make_backup(config, dir.empty() ? config.backup_dir : dir, stderr);
             std::printf("%s\n", path.c_str());
         } else {
             restore_backup(config, archive, options, stderr);

@@ -163,9 +163,10 @@ bool arguments_are_ours() {
 
 // Loads what the command needs, in order, then runs it.
 int run(const Command &cmd, Options &o) {
-    if (!o.env_file.empty())
+    if ((cmd.needs & k_config) && !o.env_file.empty())
         cms::load_env_file(o.env_file);
-    o.config = cms::load_config(o.config_path);
+    if (cmd.needs & k_config)
+        o.config = cms::load_config(o.config_path);
     if (cmd.needs & k_checked) {
         if (o.listen.empty())
             o.listen = o.config.listen;
@@ -194,6 +195,7 @@ int main(int argc, char **argv) {
     Options o;
     o.argv = argv;
     const Command *chosen = &k_commands[std::size(k_commands) - 1];
+    bool setup_named = false; // --db-admin goes with --setup-db, whatever runs
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -217,9 +219,13 @@ int main(int argc, char **argv) {
             o.*value = argv[++i];
         }
         o.replace = o.replace || arg == "--replace";
-        chosen = cmd != nullptr && cmd < chosen ? cmd : chosen;
+        setup_named = setup_named || arg == "--setup-db";
+        // An empty value names no command: `--restore ""` is no restore (and never a backup).
+        bool named = cmd != nullptr && (cmd->value == nullptr || !(o.*cmd->value).empty() ||
+                                        cmd->value == &Options::backup_dir);
+        chosen = named && cmd < chosen ? cmd : chosen;
     }
-    if (!o.db_admin.empty() && chosen->run != setup_db)
+    if (!o.db_admin.empty() && !setup_named)
         return bad_usage();
     if (o.config_path.empty() && std::getenv("CMS_CONFIG") != nullptr)
         o.config_path = std::getenv("CMS_CONFIG");
