@@ -35,21 +35,13 @@ int64_t body_cap(const Route &route, const Config &config) {
     return config.max_body_bytes;
 }
 
-std::vector<std::string> route_templates(const std::vector<Route> &routes) {
-    std::vector<std::string> names;
-    for (const Route &route : routes) {
-        bool seen = false;
-        for (const std::string &name : names)
-            seen = seen || name == route.pattern;
-        if (!seen && names.size() + 1 < k_max_templates)
-            names.emplace_back(route.pattern);
-    }
-    names.emplace_back("unmatched");
-    return names;
-}
+namespace {
 
-Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
-    // route_templates' order without its strings: a CGI request builds a router and never counts.
+// The distinct patterns of routes, in table order, fewer than k_max_templates of them; and each
+// route's index among them, that count (unmatched) for a route past the cap. Literals are
+// compared, no string is built: a CGI request builds a router and never counts.
+std::vector<const char *> label_patterns(const std::vector<Route> &routes,
+                                         std::vector<uint16_t> &index_of) {
     std::vector<const char *> names;
     for (const Route &route : routes) {
         size_t i = 0;
@@ -57,7 +49,26 @@ Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
             ++i;
         if (i == names.size() && names.size() + 1 < k_max_templates)
             names.push_back(route.pattern);
-        template_of_.push_back(static_cast<uint16_t>(i));
+        index_of.push_back(static_cast<uint16_t>(i));
+    }
+    for (uint16_t &index : index_of)
+        index = index < names.size() ? index : static_cast<uint16_t>(names.size());
+    return names;
+}
+
+} // namespace
+
+std::vector<std::string> route_templates(const std::vector<Route> &routes) {
+    std::vector<uint16_t> index_of;
+    std::vector<const char *> patterns = label_patterns(routes, index_of);
+    std::vector<std::string> names(patterns.begin(), patterns.end());
+    names.emplace_back("unmatched");
+    return names;
+}
+
+Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
+    unmatched_ = static_cast<uint16_t>(label_patterns(routes, template_of_).size());
+    for (const Route &route : routes) {
         Compiled c{&route, {}, 0};
         for (std::string_view part : split_path(route.pattern)) {
             bool param = part.size() >= 2 && part.front() == '{' && part.back() == '}';
@@ -66,9 +77,6 @@ Router::Router(const std::vector<Route> &routes) : first_(routes.data()) {
         }
         compiled_.push_back(std::move(c));
     }
-    unmatched_ = static_cast<uint16_t>(names.size());
-    for (uint16_t &index : template_of_)
-        index = index < unmatched_ ? index : unmatched_;
 }
 
 uint16_t Router::template_index(const Route *route) const {
