@@ -189,6 +189,16 @@ test_expect_success 'a file store that is not empty is refused without --replace
 	refused good.tar "file store .*target-assets. is not empty"
 '
 
+test_expect_success 'a file store holding only hidden entries (.htaccess) is restored into without --replace, the entry kept' '
+	svc_sql "$DB_SOCKET" -e "DROP DATABASE $TARGET; CREATE DATABASE $TARGET" &&
+	rm -rf target-assets &&
+	mkdir target-assets &&
+	echo "Options -Indexes" >target-assets/.htaccess &&
+	restore good.tar &&
+	test "$(cat target-assets/.htaccess)" = "Options -Indexes" &&
+	test "$(svc_sql "$DB_SOCKET" -N -B "$TARGET" -e "SELECT COUNT(*) FROM lin_file")" = 1
+'
+
 # A file beside the restored ones goes with the entry it is in; one that is no lin_file file (in
 # an entry no row names) stays (t/0628 and t/0629 test the shared-hosting .htaccess).
 test_expect_success 'with --replace the target is replaced by the archive'"'"'s database and files' '

@@ -154,6 +154,23 @@ test_expect_success 'an upload landing in the store right after its entry was mo
 	cmp original now
 '
 
+test_expect_success 'while a scratch directory kept by a failed swap is in the store, the next restore is refused and changes nothing' '
+	! fault_restore 2,3 &&
+	cp restore.out kept.out &&
+	db_state >db-kept &&
+	find "$FILE_STORE_DIR" | sort >tree-kept &&
+	! fault_restore "" &&
+	grep -q "refusing to restore.*$FILE_STORE_DIR/\.cms-restore-.* exists (left by an interrupted restore?)" restore.out &&
+	db_state >db-now &&
+	cmp db-kept db-now &&
+	find "$FILE_STORE_DIR" | sort >tree-now &&
+	cmp tree-kept tree-now &&
+	cp kept.out restore.out &&
+	put_back &&
+	store_files "$FILE_STORE_DIR" >now &&
+	cmp original now
+'
+
 test_expect_success 'without a fault the same restore swaps the two entries in four renames' '
 	fault_restore "" &&
 	grep -q "^restore: done" restore.out &&
