@@ -453,7 +453,7 @@ void restore_backup(const Config &config, const std::string &archive_path,
     swap.finish();
     std::fprintf(out, "restore: done: database '%s' (%zu tables) and file store '%s' (%u files "
                       "from the archive, %zu from the replaced store, %zu entries swapped, "
-                      "%zu others kept); %zu rows name a file not found; every user's "
+                      "%zu left in place); %zu rows name a file not found; every user's "
                       "credential version raised: tokens issued before are refused\n",
                  config.db_name.c_str(), staged_tables.size(), store_dir.c_str(),
                  manifest["members"].size() - 1, late, swapped.size(), others, missing);
