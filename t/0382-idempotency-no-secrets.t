@@ -16,6 +16,7 @@ REGISTER="{\"username\":\"canary\",\"password\":\"$CANARY\",\"confirm_password\"
 LOGIN="{\"username\":\"canary\",\"password\":\"$CANARY\"}"
 FAILED="{\"username\":\"canary\",\"password\":\"$TYPO\"}"
 CHANGE="{\"old_password\":\"$CANARY\",\"new_password\":\"$CHANGED\",\"confirm_password\":\"$CHANGED\"}"
+RESET="{\"new_password\":\"$CANARY\",\"confirm_password\":\"$CANARY\"}"
 BOOK='{"title":"Dune","author":"Herbert","summary":"Spice"}'
 
 # plain_print METHOD PATH BODY: the fingerprint as cms-fcgi computed it before version 5, the
@@ -128,6 +129,15 @@ test_expect_success 'a keyed change_password answers 200 and stores no key (PUT 
 	test "$(keys)" -eq "$n"
 '
 
+test_expect_success 'an admin'"'"'s keyed password reset answers 200 and stores no key (PUT)' '
+	n=$(keys) &&
+	as root &&
+	id=$(db_exec "SELECT id FROM lin_user WHERE username = \"canary\"") &&
+	http PUT /cms/admin/user/$id/password "$RESET" -H "Idempotency-Key: reset-1" &&
+	expect_status 200 &&
+	test "$(keys)" -eq "$n"
+'
+
 test_expect_success 'no row of cms_idempotency holds a canary password or a plain fingerprint of one' '
 	idempotency_rows >rows &&
 	test -s rows &&
@@ -135,7 +145,8 @@ test_expect_success 'no row of cms_idempotency holds a canary password or a plai
 		"$(plain_print POST /cms/user/register "$REGISTER")" \
 		"$(plain_print POST /cms/user/login "$LOGIN")" \
 		"$(plain_print POST /cms/user/login "$FAILED")" \
-		"$(plain_print PUT /cms/user/change_password "$CHANGE")"; do
+		"$(plain_print PUT /cms/user/change_password "$CHANGE")" \
+		"$(plain_print PUT "/cms/admin/user/$(db_exec "SELECT id FROM lin_user WHERE username = \"canary\"")/password" "$RESET")"; do
 		! grep -q -F "$secret" rows || { echo "cms_idempotency holds $secret" >&2; exit 1; }
 	done
 '
