@@ -60,6 +60,12 @@ int64_t file_version(const std::string &name) {
 
 } // namespace
 
+const std::vector<std::string> &cache_tables() {
+    static const std::vector<std::string> tables = {"cms_login_failure", "cms_captcha_spent",
+                                                    "cms_idempotency"};
+    return tables;
+}
+
 State recognise(const std::vector<std::string> &tables, std::optional<int64_t> recorded) {
     State state;
     if (tables.empty()) {
