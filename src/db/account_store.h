@@ -24,8 +24,9 @@ class AccountStore {
     // user of that name on another host, whose logins from host the new account would take.
     void set_service_account(const std::string &user, const std::string &host,
                              const std::string &password, const std::string &database);
-    // One grant that user@host holds outside database, described ("SELECT ON `shop`.*",
-    // "role 'reporting'"), or "" when it holds none. Throws when the grant tables cannot be read.
+    // One grant that user@host holds outside database, described as a GRANT names it (the
+    // right, then its object) or as "role 'name'", or "" when it holds none. Throws when the
+    // grant tables cannot be read.
     std::string foreign_grant(const std::string &user, const std::string &host,
                               const std::string &database);
 
