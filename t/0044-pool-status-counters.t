@@ -64,6 +64,7 @@ test_expect_success 'beside a held request the page sees busy 2, idle 0; the pag
 	test "$(fig busy .capacity.busy)" = 2 &&
 	test "$(fig busy .capacity.idle)" = 0 &&
 	page after &&
+	test "$(fig after .connections.in_flight)" = 1 &&
 	test "$(fig after .capacity.busy)" = 1 &&
 	test "$(fig after .capacity.max_busy)" = 2 &&
 	test "$(fig after .capacity.all_busy)" = 1
