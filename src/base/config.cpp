@@ -11,6 +11,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include "base/address_list.h"
 #include "base/text.h"
 
 extern char **environ;
@@ -83,7 +84,7 @@ const Key k_keys[] = {
     CMS_TEXT(backup_dir, "var/backups"),
     CMS_INT(backup_keep, 7, 0, 100000),
     CMS_INT(slow_request_ms, 1000, 0, 3600000),
-    CMS_LIST(status_allow, "127.0.0.1 ::1 unix:"),
+    CMS_LIST(status_allow, "127.0.0.1 ::1"),
 };
 
 #undef CMS_TEXT
@@ -248,6 +249,9 @@ void check_config(const Config &config) {
     if (config.listen.rfind(":", 0) == 0)
         throw ConfigError("listen '" + config.listen + "' has no host: it would listen on every "
                           "interface; write 127.0.0.1" + config.listen);
+    for (const std::string &entry : config.status_allow)
+        if (std::string error = address_list::entry_error(entry); !error.empty())
+            throw ConfigError("status_allow: " + error);
 }
 
 std::vector<DbAddress> db_addresses(const Config &config) {

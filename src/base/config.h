@@ -61,7 +61,7 @@ struct Config {
     std::string backup_dir;  // where --backup writes its archives
     int64_t backup_keep = 7; // archives --backup keeps there (0: all)
     int64_t slow_request_ms = 1000;        // a request this slow writes a slow line (0: never)
-    std::vector<std::string> status_allow; // client addresses /status answers ("*": any)
+    std::vector<std::string> status_allow; // who /status answers (base/address_list.h)
 };
 
 // One database server to connect to: TCP to host:port, or the unix socket when socket is set.

@@ -95,6 +95,8 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(check_refuses_lin_cms_default_secret);
     CPPUNIT_TEST(check_refuses_listen_without_host);
     CPPUNIT_TEST(check_refuses_unknown_login_captcha_mode);
+    CPPUNIT_TEST(status_allow_is_loopback_only_by_default);
+    CPPUNIT_TEST(check_refuses_a_status_allow_entry_that_is_no_address);
     CPPUNIT_TEST(check_accepts_32_byte_secret);
     CPPUNIT_TEST(config_value_gives_text_int_and_list_keys);
     CPPUNIT_TEST(config_value_of_unknown_key_throws);
@@ -306,6 +308,23 @@ class ConfigTest : public CppUnit::TestFixture {
         c.login_captcha = "sometimes";
         std::string what = check_error(c);
         CPPUNIT_ASSERT_MESSAGE(what, contains(what, "login_captcha 'sometimes'"));
+    }
+
+    void status_allow_is_loopback_only_by_default() {
+        // Not unix:, which is every client of a web server that a proxy reaches on a unix socket.
+        CPPUNIT_ASSERT_EQUAL(std::string("127.0.0.1 ::1"), config_value(parsed(""), "status_allow"));
+    }
+
+    void check_refuses_a_status_allow_entry_that_is_no_address() {
+        Config c = with_secret(k_secret_32);
+        c.status_allow = {"127.0.0.1", "unix:", "10.0.0.0/8", "*"};
+        CPPUNIT_ASSERT_NO_THROW(check_config(c));
+        c.status_allow = {"127.0.0.1", "10.0.0.0/33"};
+        std::string what = check_error(c);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "status_allow: '10.0.0.0/33'"));
+        c.status_allow = {"localhost"};
+        what = check_error(c);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "status_allow: 'localhost'"));
     }
 
     void check_accepts_32_byte_secret() {
