@@ -80,6 +80,8 @@ void run_dump(const Config &config, bool binlog, const std::string &scratch, con
         argv.push_back("--master-data=2");
         argv.push_back("--gtid");
     }
+    // "--": no database name is read as an option (config.cpp refuses "-..." as well).
+    argv.push_back("--");
     argv.push_back(config.db_name);
     db_tools::run({db_tools::Command{argv, "", path}}, scratch + "/client.cnf",
                   scratch + "/dump.err");

@@ -24,10 +24,16 @@ namespace cms::db_tools {
 
 namespace {
 
-// An option file value in double quotes, with \ and " escaped.
+// An option file value in double quotes, with \ and " escaped, and a line break written as the
+// escape the option file reader turns back into one: a raw one (CMS_DB_PASSWORD can hold one)
+// would end the line, and what follows it would be read as an option of its own.
 std::string quoted(const std::string &value) {
     std::string out = "\"";
     for (char c : value) {
+        if (c == '\n' || c == '\r') {
+            out += c == '\n' ? "\\n" : "\\r";
+            continue;
+        }
         if (c == '\\' || c == '"')
             out += '\\';
         out += c;
