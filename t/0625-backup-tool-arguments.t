@@ -40,12 +40,13 @@ test_expect_success 'mariadb-dump gets the database name as its last argument, a
 
 # The account authenticates by unix_socket, so the password is not checked: what matters is
 # that the option file holds it as one value. Written raw, the break would end the value and
-# make "socket = /nonexistent" an option of its own, and mariadb-dump would fail to connect.
-test_expect_success 'a password with a line break stays one value in the option file: the backup works' '
-	CMS_DB_PASSWORD="$(printf "pw\nsocket = /nonexistent")" \
+# make the next line an option of its own: here mariadb-dump's result-file, which would send the
+# dump to a file of the password's choosing instead of the archive.
+test_expect_success 'a password with a line break stays one value in the option file: no option comes of it' '
+	CMS_DB_PASSWORD="$(printf "pw\nresult-file = %s" "$TRASH/injected")" \
 		"$APP_BIN" -c cms.conf --backup "$TRASH/newline" >newline.path 2>newline.err &&
 	test -s "$(cat newline.path)" &&
-	! grep -q nonexistent newline.err
+	test -z "$(ls | grep "^injected")"
 '
 
 test_done
