@@ -7,7 +7,8 @@
 //   manifest.json    versions, time, binary-log position, rows per table, SHA-256 of each member,
 //                    the rows whose file was missing or did not match the row's SHA-256;
 //   manifest.sha256  the SHA-256 of manifest.json, so that no byte of the archive goes unchecked.
-// It is written as .<name>.partial next to its final name and renamed there once complete.
+// It is written in the backup's scratch directory (below dir) and renamed to its final name once
+// complete; a scratch directory left by a killed backup is removed by the next one.
 #include "cli/backup.h"
 
 #include <dirent.h>
@@ -56,16 +57,6 @@ std::string utc_time(std::time_t t, const char *format) {
 }
 
 using db_tools::Fd;
-
-// Removes the partial archive unless it was renamed into place.
-struct Partial {
-    std::string path;
-    bool kept = false;
-    ~Partial() {
-        if (!kept)
-            ::unlink(path.c_str());
-    }
-};
 
 void sync_dir(const std::string &dir) {
     Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -245,7 +236,8 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
         binlog = BackupStore(conn).binlog_on();
     }
 
-    db_tools::ScratchDir scratch(dir, ".cms-backup-");
+    db_tools::remove_stale(dir, k_scratch_prefix, log);
+    db_tools::ScratchDir scratch(dir, k_scratch_prefix, true);
     db_tools::write_option_file(config, scratch.path() + "/client.cnf");
     std::string dump_path = scratch.path() + "/" + k_dump;
     run_dump(config, binlog, scratch.path(), dump_path);
@@ -257,10 +249,11 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
     if (summary.rows.empty())
         throw std::runtime_error("the dump of '" + config.db_name + "' holds no table");
 
-    Partial partial{dir + "/." + name + ".partial"};
-    Fd out(::open(partial.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+    // In the scratch directory: whatever ends this run, nothing partial stays under dir.
+    const std::string partial = scratch.path() + "/" + name + ".partial";
+    Fd out(::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (out.fd < 0)
-        throw std::runtime_error("cannot create '" + partial.path + "': " + std::strerror(errno));
+        throw std::runtime_error("cannot create '" + partial + "': " + std::strerror(errno));
     archive::TarWriter tar(out.fd);
     Json::Value members(Json::objectValue);
     {
@@ -306,10 +299,13 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
     tar.add_bytes(k_manifest_sum, manifest_sha + "  " + k_manifest + "\n", started);
     tar.finish();
     if (fsync(out.fd) != 0)
-        throw std::runtime_error("cannot sync '" + partial.path + "': " + std::strerror(errno));
-    if (::rename(partial.path.c_str(), final_path.c_str()) != 0)
-        throw std::runtime_error("cannot rename '" + partial.path + "': " + std::strerror(errno));
-    partial.kept = true;
+        throw std::runtime_error("cannot sync '" + partial + "': " + std::strerror(errno));
+    // Never over an archive of the same second that another backup finished meanwhile (a file
+    // system without RENAME_NOREPLACE gets the plain rename).
+    if (renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, final_path.c_str(), RENAME_NOREPLACE) != 0 &&
+        (errno != EINVAL || ::rename(partial.c_str(), final_path.c_str()) != 0))
+        throw std::runtime_error("cannot rename '" + partial + "' to '" + final_path +
+                                 "': " + std::strerror(errno));
     sync_dir(dir);
     std::fprintf(log, "backup: wrote '%s': schema version %lld, %zu files%s\n", final_path.c_str(),
                  static_cast<long long>(schema_version), archived.size(),
