@@ -338,8 +338,8 @@ test_expect_success 'after a backup the oldest archives beyond backup_keep are r
 	ls kept >left &&
 	{ echo "cms-backup-$DB_NAME-20200103-000000.tar"; basename "$(cat kept.path)"; } | sort >expected-left &&
 	cmp expected-left left &&
-	grep -q "removed .*cms-backup-$DB_NAME-20200101-000000.tar (backup_keep = 2)" kept.err &&
-	grep -q "removed .*cms-backup-$DB_NAME-20200102-000000.tar (backup_keep = 2)" kept.err
+	grep -q "removed .*cms-backup-$DB_NAME-20200101-000000.tar. (backup_keep = 2)" kept.err &&
+	grep -q "removed .*cms-backup-$DB_NAME-20200102-000000.tar. (backup_keep = 2)" kept.err
 '
 
 test_done
