@@ -125,6 +125,9 @@ std::string trim(const std::string &s) {
 std::string set_value(Config &config, const Key &key, const std::string &value) {
     switch (key.type) {
     case KeyType::text:
+        // db_name becomes an argument of mariadb-dump, where "-..." would be read as an option.
+        if (key.text == &Config::db_name && (value.empty() || value[0] == '-'))
+            return "'" + value + "' is not a database name (empty, or starts with '-')";
         config.*key.text = value;
         return {};
     case KeyType::list: {

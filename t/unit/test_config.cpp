@@ -79,6 +79,7 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(non_numeric_int_is_refused);
     CPPUNIT_TEST(out_of_range_int_is_refused);
     CPPUNIT_TEST(int_bounds_are_inclusive);
+    CPPUNIT_TEST(db_name_that_an_option_parser_would_take_is_refused);
     CPPUNIT_TEST(cors_star_is_kept_as_the_any_origin_item);
     CPPUNIT_TEST(cors_empty_value_is_the_empty_list);
     CPPUNIT_TEST(cors_list_is_split_on_whitespace);
@@ -176,6 +177,21 @@ class ConfigTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(int64_t(256), parsed("workers = 256\n").workers);
         CPPUNIT_ASSERT_EQUAL(int64_t(65535), parsed("db_port = 65535\n").db_port);
         CPPUNIT_ASSERT_EQUAL(int64_t(2), parsed("json_max_depth = 2\n").json_max_depth);
+    }
+
+    // db_name is an argument of mariadb-dump: "-..." would be an option there.
+    void db_name_that_an_option_parser_would_take_is_refused() {
+        for (const char *value : {"-x", "--result-file=/tmp/x", ""}) {
+            std::string what = parse_error("\ndb_name = " + std::string(value) + "\n");
+            CPPUNIT_ASSERT_MESSAGE(value + (": " + what), contains(what, "line 2"));
+            CPPUNIT_ASSERT_MESSAGE(value + (": " + what), contains(what, "db_name"));
+        }
+        char name[] = "CMS_DB_NAME=--all-databases";
+        char *env[] = {name, nullptr};
+        Config c = parsed("");
+        std::string what = env_error(c, env);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "CMS_DB_NAME"));
+        CPPUNIT_ASSERT_EQUAL(std::string("my-cms"), parsed("db_name = my-cms\n").db_name);
     }
 
     // config.h: "*" among the origins allows any; it is kept as an item, not turned into [].
