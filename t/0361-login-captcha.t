@@ -206,6 +206,12 @@ test_expect_success 'the 429 comes before the captcha: a solved one does not lif
 	expect_status 429
 '
 
+test_expect_success 'setup: 127.0.0.5 fails 3 times again, for another username' '
+	for i in 1 2 3; do
+		captcha_login ghost Wrong_pass9 5 && expect_status 401 || return 1
+	done
+'
+
 test_expect_success 'no log line holds a code or a tag' '
 	new_tag 5 &&
 	captcha_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&

@@ -3,9 +3,9 @@
 // - one address trying a few passwords on many usernames: the address limit;
 // - many addresses guessing one username: the captcha, asked of every address once the username
 //   has failed login_captcha_after times, so that each further guess costs a solved image; and
-//   the username ceiling, which refuses only addresses that have failed for that username
-//   themselves, so that no one else's failures can lock the owner, trying from an address with
-//   no failures of its own, out: a right password with a right captcha always gets in.
+//   the username ceiling, which refuses only addresses that have had a password checked for that
+//   username and failed, so that no one else's failures can lock the owner out: from an address
+//   without such failures of its own, a right password with a right captcha always gets in.
 // An IPv6 client is counted by its network (login_ipv6_prefix), since one host may hold a whole
 // /64 and pick a fresh address for every try.
 #include "api/login_throttle.h"
@@ -37,7 +37,7 @@ std::string throttle_address(const std::string &remote_addr, const Config &confi
 bool login_refused(const LoginFailures &failures, const Config &config) {
     return failures.pair >= config.login_max_failures ||
            failures.address >= config.login_address_max_failures ||
-           (failures.username >= config.login_username_max_failures && failures.pair > 0);
+           (failures.username >= config.login_username_max_failures && failures.pair_checked > 0);
 }
 
 bool login_captcha_asked(const LoginFailures &failures, const Config &config) {

@@ -18,7 +18,9 @@ struct Config;
 std::string throttle_address(const std::string &remote_addr, const Config &config);
 
 // True when the (username, address) pair, or the address, has reached its limit, or when the
-// username has reached its ceiling and this address has failed for it too.
+// username has reached its ceiling and this address has had a password checked for it and failed
+// (a refusal for the captcha alone does not count there: the owner's first try from a fresh
+// address is one, and must not lock them out).
 bool login_refused(const LoginFailures &failures, const Config &config);
 
 // True when login_captcha is always, or after_failures and either the address or the username

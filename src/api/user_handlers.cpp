@@ -41,11 +41,13 @@ const std::string &dummy_hash() {
 constexpr int64_t k_spent_grace = 3600;
 
 // Counts a failed password check of the username from the client address (login and
-// change_password share the counts), then answers with error: returned, not thrown, so that the
-// count commits.
+// change_password share the counts; checked: false for a refusal for the captcha, before any
+// password was checked), then answers with error: returned, not thrown, so that the count commits.
 [[nodiscard]] Response fail_password(const std::string &username, const std::string &address,
-                                     const Request &req, Ctx &ctx, const ApiError &error) {
-    ThrottleStore(ctx.db).record_failure(username, address, ctx.config.login_failure_window);
+                                     bool checked, const Request &req, Ctx &ctx,
+                                     const ApiError &error) {
+    ThrottleStore(ctx.db).record_failure(username, address, ctx.config.login_failure_window,
+                                         checked);
     return refusal(error, req, ctx);
 }
 
@@ -83,7 +85,8 @@ std::optional<Response> before_password_check(const std::string &username,
         throw ApiError(429, Code::too_many_requests);
     // Which of missing, wrong, expired, spent or forged it was is not told: each is one failure.
     if (login_captcha_asked(failures, ctx.config) && !captcha_solved(body, req, ctx))
-        return fail_password(username, address, req, ctx, ApiError(400, Code::captcha_wrong));
+        return fail_password(username, address, false, req, ctx,
+                             ApiError(400, Code::captcha_wrong));
     return std::nullopt;
 }
 
@@ -126,7 +129,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     std::optional<LoginIdentity> identity = users.find_login(username);
     // Unknown user and wrong password look alike, down to the time a hash takes.
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
-        return fail_password(username, address, req, ctx, ApiError(401, Code::login_failed));
+        return fail_password(username, address, true, req, ctx, ApiError(401, Code::login_failed));
     // The password may have changed while the hash was being verified: the tokens must not carry
     // a credential version newer than the hash that matched. Returned, not thrown: a captcha
     // tag tried above stays spent.
@@ -276,7 +279,8 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
     if (!identity || !password::verify(old_password, identity->credential))
-        return fail_password(username, address, req, ctx, ApiError(400, Code::old_password_wrong));
+        return fail_password(username, address, true, req, ctx,
+                             ApiError(400, Code::old_password_wrong));
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);
     return message(200, Code::password_changed, req, ctx);

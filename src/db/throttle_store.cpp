@@ -8,7 +8,7 @@ namespace cms {
 namespace {
 
 constexpr const char *k_sql_count_username_failures =
-    "SELECT COUNT(*), SUM(address = ?) FROM cms_login_failure "
+    "SELECT COUNT(*), SUM(address = ?), SUM(address = ? AND checked) FROM cms_login_failure "
     "WHERE username = ? AND create_time > NOW(3) - INTERVAL ? SECOND";
 constexpr const char *k_sql_count_address_failures =
     "SELECT COUNT(*) FROM cms_login_failure "
@@ -31,7 +31,7 @@ constexpr const char *k_sql_busiest_username =
     "WHERE address = ? AND create_time > NOW(3) - INTERVAL ? SECOND) "
     "GROUP BY username ORDER BY COUNT(*) DESC LIMIT 1";
 constexpr const char *k_sql_insert_failure =
-    "INSERT INTO cms_login_failure (username, address) VALUES (?, ?)";
+    "INSERT INTO cms_login_failure (username, address, checked) VALUES (?, ?, ?)";
 constexpr const char *k_sql_prune_failures =
     "DELETE FROM cms_login_failure WHERE create_time < NOW(3) - INTERVAL ? SECOND LIMIT 1000";
 constexpr const char *k_sql_clear_pair =
@@ -47,10 +47,12 @@ LoginFailures ThrottleStore::recent(const std::string &username, const std::stri
                                     int64_t window_seconds) {
     LoginFailures failures;
     db::Statement &by_username =
-        db_.statement(k_sql_count_username_failures).execute({address, username, window_seconds});
+        db_.statement(k_sql_count_username_failures)
+            .execute({address, address, username, window_seconds});
     if (by_username.next()) {
         failures.username = by_username.integer(0);
         failures.pair = by_username.integer(1);
+        failures.pair_checked = by_username.integer(2);
     }
     failures.address = address_failures(address, window_seconds);
     return failures;
@@ -68,9 +70,9 @@ int64_t ThrottleStore::busiest_username_failures(const std::string &address,
 }
 
 void ThrottleStore::record_failure(const std::string &username, const std::string &address,
-                                   int64_t window_seconds) {
+                                   int64_t window_seconds, bool checked) {
     db_.statement(k_sql_prune_failures).execute({window_seconds});
-    db_.statement(k_sql_insert_failure).execute({username, address});
+    db_.statement(k_sql_insert_failure).execute({username, address, checked ? 1 : 0});
 }
 
 void ThrottleStore::clear(const std::string &username, const std::string &address) {

@@ -13,10 +13,12 @@ namespace db {
 class Connection;
 }
 
-// Failed password checks within the window: of the username from the address, of the username
-// from any address, and from the address for any username.
+// Failed password checks within the window: of the username from the address (and of those, the
+// ones whose password was checked, not refused for the captcha first), of the username from any
+// address, and from the address for any username.
 struct LoginFailures {
     int64_t pair = 0;
+    int64_t pair_checked = 0;
     int64_t username = 0;
     int64_t address = 0;
 };
@@ -38,9 +40,10 @@ class ThrottleStore {
     // The most failures, from any address, of one of the usernames that address has failed
     // for, within the last window_seconds (0 when it has failed for none).
     int64_t busiest_username_failures(const std::string &address, int64_t window_seconds);
-    // Counts one failure of username from address, pruning rows older than window_seconds.
+    // Counts one failure of username from address, pruning rows older than window_seconds;
+    // checked: a password was checked (false: the attempt was refused for its captcha first).
     void record_failure(const std::string &username, const std::string &address,
-                        int64_t window_seconds);
+                        int64_t window_seconds, bool checked);
     // Forgets the failures of username from address (after a successful login from there).
     void clear(const std::string &username, const std::string &address);
 

@@ -23,9 +23,11 @@ Config limits() {
     return config;
 }
 
-bool refused(int64_t pair, int64_t username, int64_t address) {
+// pair_checked: of the pair's failures, those whose password was checked (all unless given).
+bool refused(int64_t pair, int64_t username, int64_t address, int64_t pair_checked = -1) {
     LoginFailures failures;
     failures.pair = pair;
+    failures.pair_checked = pair_checked < 0 ? pair : pair_checked;
     failures.username = username;
     failures.address = address;
     return login_refused(failures, limits());
@@ -59,6 +61,7 @@ class LoginThrottleTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(username_at_its_ceiling_refuses_an_address_that_failed_for_it);
     CPPUNIT_TEST(username_at_its_ceiling_lets_an_address_without_failures_through);
     CPPUNIT_TEST(username_at_its_ceiling_lets_through_an_address_that_failed_only_elsewhere);
+    CPPUNIT_TEST(username_at_its_ceiling_lets_through_an_address_refused_only_for_the_captcha);
     CPPUNIT_TEST(captcha_after_failures_is_asked_from_login_captcha_after_on);
     CPPUNIT_TEST(captcha_always_and_off_ignore_the_failures);
     CPPUNIT_TEST(captcha_is_asked_by_address_whatever_the_username);
@@ -104,6 +107,12 @@ class LoginThrottleTest : public CppUnit::TestFixture {
 
     void username_at_its_ceiling_lets_through_an_address_that_failed_only_elsewhere() {
         CPPUNIT_ASSERT(!refused(0, 10, 5));
+    }
+
+    void username_at_its_ceiling_lets_through_an_address_refused_only_for_the_captcha() {
+        // The owner's first try from a fresh address, without the captcha it could not know of.
+        CPPUNIT_ASSERT(!refused(1, 10, 1, 0));
+        CPPUNIT_ASSERT(refused(2, 10, 2, 1));
     }
 
     void captcha_after_failures_is_asked_from_login_captcha_after_on() {
