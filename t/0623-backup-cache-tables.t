@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='cms-fcgi --backup leaves the rows of the cache tables (cms_idempotency, cms_login_failure, cms_captcha_spent) out of db.sql and keeps their definitions: the archive holds no password, no plain fingerprint of one and no token, and its restore gives a database the service runs on'
+test_description='cms-fcgi --backup leaves the rows of the cache tables (cms_idempotency, cms_login_failure, cms_captcha_spent, cms_login_gate) out of db.sql and keeps their definitions: the archive holds no password, no plain fingerprint of one and no token, and its restore gives a database the service runs on'
 . "$(dirname "$0")/lib.sh"
 
 command -v mariadb-dump >/dev/null 2>&1 || skip_all "mariadb-dump is not installed (scripts/install-deps)"
@@ -9,7 +9,7 @@ start_db --private
 start_app login_captcha=off
 start_nginx
 
-CACHE_TABLES="cms_idempotency cms_login_failure cms_captcha_spent"
+CACHE_TABLES="cms_idempotency cms_login_failure cms_captcha_spent cms_login_gate"
 RESTORED=restored_$$
 
 # The canary password, a typo of it and the one it is changed to.

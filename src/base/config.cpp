@@ -79,6 +79,7 @@ const Key k_keys[] = {
     CMS_TEXT(login_captcha, "after_failures"),
     CMS_INT(login_captcha_after, 3, 1, 100000),
     CMS_INT(login_captcha_ttl, 300, 1, 86400),
+    CMS_INT(login_ipv6_prefix, 64, 16, 128),
     CMS_INT(list_max_rows, 1000, 1, 100000),
     // --backup (backup.cpp)
     CMS_TEXT(backup_dir, "var/backups"),
