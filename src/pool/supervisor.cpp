@@ -83,9 +83,9 @@ std::string format_seconds(Clock::duration d) {
 
 class Supervisor {
   public:
-    Supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main, const char *exe,
-               char **argv, Scoreboard *board)
-        : config_(config), listen_fd_(listen_fd), worker_main_(worker_main), exe_(exe), argv_(argv),
+    Supervisor(const Config &config, const ListenSocket &socket, const WorkerMain &worker_main,
+               const char *exe, char **argv, Scoreboard *board)
+        : config_(config), socket_(socket), listen_fd_(socket.fd), worker_main_(worker_main), exe_(exe), argv_(argv),
           board_(board), slots_(static_cast<size_t>(config.workers)) {}
     int run();
 
@@ -98,6 +98,7 @@ class Supervisor {
     bool alive() const;
 
     const Config &config_;
+    const ListenSocket socket_;
     int listen_fd_;
     const WorkerMain &worker_main_;
     const char *exe_;
@@ -226,7 +227,7 @@ void Supervisor::restart() {
     log_info("restarting: re-executing " + std::string(exe_) +
              "; the current workers finish what they were handed");
     signal_all(SIGTERM);
-    hand_over_socket(listen_fd_);
+    hand_over_socket(socket_);
     // With the signals still blocked: the mask survives execv, so a TERM or a USR2 that arrives
     // before the new program has taken them over waits for its sigtimedwait instead of killing
     // the master by the default action (the handlers do not survive).
@@ -294,9 +295,9 @@ int Supervisor::run() {
 
 } // namespace
 
-int run_supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
+int run_supervisor(const Config &config, const ListenSocket &socket, const WorkerMain &worker_main,
                    const char *exe, char **argv, Scoreboard *board) {
-    Supervisor supervisor(config, listen_fd, worker_main, exe, argv, board);
+    Supervisor supervisor(config, socket, worker_main, exe, argv, board);
     return supervisor.run();
 }
 
