@@ -197,9 +197,12 @@ docs: deps
 mutants: $(BIN) $(UNIT)
 	scripts/mutants $(M)
 
-# Rules of doc/hacking.md (Style, Layout) that grep can check.
+# Rules of doc/hacking.md (Style, Layout) that grep can check, and mutants/list against the source
+# (a second; t/0014 and t/0015 run both under make check).
 lint:
 	scripts/lint
+	@out=$$(scripts/mutants --check) || { echo "$$out" | grep -v '^listed '; exit 1; }; \
+		echo "$$out" | tail -n 1
 
 # ---- make install / make uninstall ---------------------------------------------------------------
 # GNU directory variables; DESTDIR stages the whole tree (make install DESTDIR=/tmp/x PREFIX=/usr).
