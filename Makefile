@@ -66,12 +66,17 @@ $(MESSAGE_TEXTS): conf/code-message.en.properties scripts/message-texts
 	scripts/message-texts conf/code-message.en.properties >$@.tmp && mv $@.tmp $@
 src/base/errors.o fuzz/build/src/base/errors.o: $(MESSAGE_TEXTS)
 
-# The version of configure.ac's AC_INIT: --version, a backup's manifest and the status page's
-# build info.
+# The version, whose one place is configure.ac's AC_INIT: --version, a backup's manifest, the
+# status page's build info, the man page and the tarballs' names. `make -s print-version` prints
+# it for scripts; the Makefile's own targets use $(CMS_VERSION). Each source that names
+# CMS_VERSION is compiled again when configure.ac changes.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
-src/cli/backup.o src/cli/main.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
-src/cli/backup.o src/cli/main.o: configure.ac
-src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+VERSION_OBJ := $(patsubst %.cpp,%.o,$(shell grep -l CMS_VERSION src/*/*.cpp))
+$(VERSION_OBJ) $(VERSION_OBJ:src/%=fuzz/build/src/%): CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+$(VERSION_OBJ) $(VERSION_OBJ:src/%=fuzz/build/src/%): configure.ac
+
+print-version:
+	@echo $(CMS_VERSION)
 
 # The schema version: the number of the last file of sql/migrations/ (NNNN-what.sql), its one
 # source. schema.cpp is built again when a migration comes or goes (a checkout of another
@@ -225,8 +230,8 @@ SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/promethe
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
 	cms-fcgi-backup.timer
 
-# Fills in the @name@ paths of man/, systemd/ and the logrotate snippet.
-SUBST = sed -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
+# Fills in the @name@ paths of man/, systemd/ and the logrotate snippet, and the man page's version.
+SUBST = sed -e 's|@VERSION@|$(CMS_VERSION)|g' -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
 	-e 's|@localstatedir@|$(LOCALSTATEDIR)|g' -e 's|@datadir@|$(datadir)|g' \
 	-e 's|@unitdir@|$(unitdir)|g' -e 's|@logrotatedir@|$(logrotatedir)|g'
 
