@@ -24,8 +24,8 @@ tracked_files () {
 		git -C "$TOP" -c core.quotepath=off ls-files
 	else
 		rm -rf "$TRASH/repo" && git init -q "$TRASH/repo" &&
-			git -c core.quotepath=off --git-dir="$TRASH/repo/.git" --work-tree="$TOP" \
-				add --dry-run --ignore-missing . | sed -n "s/^add '\(.*\)'$/\1/p"
+			(cd "$TOP" && git -c core.quotepath=off --git-dir="$TRASH/repo/.git" --work-tree=. \
+				add --dry-run --ignore-missing .) | sed -n "s/^add '\(.*\)'$/\1/p"
 	fi
 }
 
