@@ -69,8 +69,12 @@ src/base/errors.o fuzz/build/src/base/errors.o: $(MESSAGE_TEXTS)
 # The version of configure.ac's AC_INIT: --version, a backup's manifest and the status page's
 # build info.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
-src/cli/backup.o src/cli/main.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
-src/cli/backup.o src/cli/main.o: configure.ac
+src/cli/backup.o src/cli/version.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+src/cli/backup.o src/cli/version.o: configure.ac
+# --version --verbose: the Debian packages configure built with, and where a release was built.
+src/cli/version.o: ALL_CXXFLAGS += -DCMS_BUILD_PACKAGES='"$(CMS_BUILD_PACKAGES)"' \
+	-DCMS_BUILD_ORIGIN='"$(CMS_BUILD_ORIGIN)"'
+src/cli/version.o: config.mk
 src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 
 # The schema version: the number of the last file of sql/migrations/ (NNNN-what.sql), its one
