@@ -25,7 +25,7 @@ LIB = src/libcms.a
 UNIT = t/unit/unit-tests
 PROVE ?= prove
 
-.PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery mutants lint docs clean distclean \
+.PHONY: release all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery mutants lint docs clean distclean \
 	install uninstall fuzz fuzz-build fuzz-merge clean-gcc
 
 all: $(BIN)
@@ -200,6 +200,12 @@ docs: deps
 # the tests it names run; fails when one survives (M="name ..." runs some). Slow: doc/hacking.md.
 mutants: $(BIN) $(UNIT)
 	scripts/mutants $(M)
+
+# The tarball for shared hosts, dist/cms-fcgi-VERSION-linux-x86_64.tar.gz and its .sha256: a
+# static-pie binary built in a clean Debian 12 chroot (scripts/release; root). Not this checkout's
+# build: that stays the developer's.
+release:
+	scripts/release
 
 # Rules of doc/hacking.md (Style, Layout) that grep can check.
 lint:
