@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -223,10 +222,8 @@ std::string shipped_data_dir() {
     ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
     if (n <= 0)
         return "";
-    link[n] = '\0';
-    char *real = realpath(link, nullptr);
-    std::string exe = real != nullptr ? real : link;
-    std::free(real);
+    // The kernel resolved every symlink of the path the binary was started by (~/cms/sbin/...).
+    std::string exe(link, static_cast<size_t>(n));
     size_t bin = exe.rfind('/');
     size_t prefix = bin == std::string::npos || bin == 0 ? std::string::npos : exe.rfind('/', bin - 1);
     if (prefix == std::string::npos)

@@ -87,8 +87,8 @@ std::string home_config_path();
 constexpr const char *k_home_config = ".config/cms-fcgi/cms.conf";
 
 // The directory of the files that come with the binary, as make install and the release tarball
-// lay them out: <the binary's directory>/../share/cms-fcgi, from /proc/self/exe with every symlink
-// resolved. Empty when /proc/self/exe cannot be read.
+// lay them out: <the binary's directory>/../share/cms-fcgi, from /proc/self/exe (every symlink
+// resolved by the kernel). Empty when /proc/self/exe cannot be read.
 std::string shipped_data_dir();
 
 // A relative message_file or sql_dir that names nothing below the working directory is taken from

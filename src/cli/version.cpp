@@ -47,7 +47,7 @@ std::string version_text(bool verbose) {
         return out;
     const std::pair<const char *, std::string> lines[] = {
         {"compiler", compiler()},
-        {"built in", or_unrecorded(CMS_BUILD_ORIGIN)},
+        {"build", or_unrecorded(CMS_BUILD_ORIGIN)},
         {"openssl", OpenSSL_version(OPENSSL_VERSION)},
         {"mariadb-connector-c", mysql_get_client_info()},
         {"jsoncpp", JSONCPP_VERSION_STRING},
