@@ -27,7 +27,7 @@ UNIT = t/unit/unit-tests
 PROVE ?= prove
 
 .PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery mutants lint docs clean distclean \
-	install uninstall fuzz fuzz-build fuzz-merge clean-gcc dist distcheck print-version
+	install uninstall fuzz fuzz-build fuzz-merge clean-gcc dist distcheck print-version release
 
 all: $(BIN)
 
@@ -39,8 +39,9 @@ DEPS_GROUPS = $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),all,build run)
 
 # A checkout makes configure from configure.ac; the tarball of make dist ships it, newer than
 # configure.ac, and builds without autoconf. The goals that only read the sources (make dist,
-# make print-version) neither configure nor install anything.
-NO_CONFIG_GOALS = dist distcheck print-version
+# make print-version; make release, which builds in a chroot of its own) neither configure nor
+# install anything.
+NO_CONFIG_GOALS = dist distcheck print-version release
 ifneq ($(or $(filter-out $(NO_CONFIG_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all)),)
 config.mk: configure.ac config.mk.in
 	scripts/install-deps $(DEPS_GROUPS)
@@ -80,6 +81,10 @@ CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' c
 VERSION_OBJ := $(patsubst %.cpp,%.o,$(shell grep -l CMS_VERSION src/*/*.cpp))
 $(VERSION_OBJ) $(VERSION_OBJ:src/%=fuzz/build/src/%): CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
 $(VERSION_OBJ) $(VERSION_OBJ:src/%=fuzz/build/src/%): configure.ac
+# --version --verbose: the Debian packages configure built with, and where a release was built.
+src/cli/version.o: CPPFLAGS += -DCMS_BUILD_PACKAGES='"$(CMS_BUILD_PACKAGES)"' \
+	-DCMS_BUILD_ORIGIN='"$(CMS_BUILD_ORIGIN)"'
+src/cli/version.o: config.mk
 
 print-version:
 	@echo $(CMS_VERSION)
@@ -207,6 +212,12 @@ docs: deps
 # the tests it names run; fails when one survives (M="name ..." runs some). Slow: doc/hacking.md.
 mutants: $(BIN) $(UNIT)
 	scripts/mutants $(M)
+
+# The tarball for shared hosts, dist/cms-fcgi-VERSION-linux-x86_64.tar.gz and its .sha256: a
+# static-pie binary built in a clean Debian 12 chroot (scripts/release; root). Not this checkout's
+# build: that stays the developer's.
+release:
+	scripts/release
 
 # Rules of doc/hacking.md (Style, Layout) that grep can check, and mutants/list against the source
 # (a second; t/0014 and t/0015 run both under make check).

@@ -222,6 +222,35 @@ std::string home_config_path() {
     return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
+std::string shipped_data_dir() {
+    char link[4096];
+    ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
+    if (n <= 0)
+        return "";
+    // The kernel resolved every symlink of the path the binary was started by (~/cms/sbin/...).
+    std::string exe(link, static_cast<size_t>(n));
+    size_t bin = exe.rfind('/');
+    size_t prefix = bin == std::string::npos || bin == 0 ? std::string::npos : exe.rfind('/', bin - 1);
+    if (prefix == std::string::npos)
+        return "";
+    return exe.substr(0, prefix) + "/share/cms-fcgi";
+}
+
+void resolve_shipped_paths(Config &config, const std::string &data_dir) {
+    if (data_dir.empty())
+        return;
+    for (std::string *path : {&config.message_file, &config.sql_dir}) {
+        if (path->empty() || (*path)[0] == '/' || access(path->c_str(), F_OK) == 0)
+            continue;
+        std::string bare = path->rfind("conf/", 0) == 0 ? path->substr(5) : *path;
+        for (const std::string &candidate : {data_dir + "/" + *path, data_dir + "/" + bare})
+            if (access(candidate.c_str(), F_OK) == 0) {
+                *path = candidate;
+                break;
+            }
+    }
+}
+
 Config load_config(const std::string &path) {
     Config config = defaults();
     if (!path.empty()) {
@@ -233,6 +262,7 @@ Config load_config(const std::string &path) {
         config = parse_config(text.str(), path);
     }
     apply_env_overrides(config, environ);
+    resolve_shipped_paths(config, shipped_data_dir());
     return config;
 }
 

@@ -87,7 +87,19 @@ std::string home_config_path();
 // Where home_config_path looks, below the home directory.
 constexpr const char *k_home_config = ".config/cms-fcgi/cms.conf";
 
-// Reads path (empty: defaults and environment only) and the CMS_* environment; throws ConfigError.
+// The directory of the files that come with the binary, as make install and the release tarball
+// lay them out: <the binary's directory>/../share/cms-fcgi, from /proc/self/exe (every symlink
+// resolved by the kernel). Empty when /proc/self/exe cannot be read.
+std::string shipped_data_dir();
+
+// A relative message_file or sql_dir that names nothing below the working directory is taken from
+// data_dir instead, where it exists there (with a leading "conf/" dropped: make install puts
+// conf/code-message.properties in the directory itself). So an unpacked release finds its own
+// files from any working directory; an absolute path, or one the working directory holds, wins.
+void resolve_shipped_paths(Config &config, const std::string &data_dir);
+
+// Reads path (empty: defaults and environment only) and the CMS_* environment, then resolves the
+// shipped files' paths (resolve_shipped_paths); throws ConfigError.
 Config load_config(const std::string &path);
 
 // Parses config text as if read from a file named origin; env overrides are not applied.

@@ -19,6 +19,7 @@
 #include "base/log.h"
 #include "cli/commands.h"
 #include "cli/restore.h"
+#include "cli/version.h"
 #include "db/db.h"
 #include "http/nginx_texts.h"
 #include "http/pipeline.h"
@@ -34,7 +35,7 @@ void usage() {
                "       cms-fcgi [-c FILE] --nginx-texts\n"
                "       cms-fcgi [-c FILE] [--listen ADDR] status\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
-               "       cms-fcgi --version\n"
+               "       cms-fcgi --version [--verbose]\n"
                "       cms-fcgi [-c FILE] --backup [DIR]\n"
                "       cms-fcgi [-c FILE] --restore ARCHIVE [--replace] [--until 'YYYY-MM-DD HH:MM:SS']\n"
                "  -c FILE        config file (default: $CMS_CONFIG, else ~/.config/cms-fcgi/cms.conf\n"
@@ -55,7 +56,8 @@ void usage() {
                "  --restore ARCHIVE  check the whole archive, then restore it into the empty\n"
                "                 database and file store (--replace: replace them; --until: then\n"
                "                 replay the binary log up to that second), then exit\n"
-               "  --version      print the version, then exit\n"
+               "  --version      print the version, then exit (--verbose: and the compiler, the build\n"
+               "                 and the version of each library linked in)\n"
                "  status         print a summary of the running pool's GET /status, asked on its\n"
                "                 socket (listen of the config, or --listen), then exit\n",
                stderr);
@@ -80,8 +82,11 @@ enum Need : unsigned {
     k_cgi = 64,      // a failed start of a CGI request still answers the JSON envelope
 };
 
-int version(Options &) {
-    std::printf("cms-fcgi %s\n", CMS_VERSION);
+int version(Options &o) {
+    bool verbose = false;
+    for (char **arg = o.argv + 1; *arg != nullptr; ++arg)
+        verbose = verbose || std::strcmp(*arg, "--verbose") == 0;
+    std::fputs(cms::version_text(verbose).c_str(), stdout);
     return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
 }
 int help(Options &) {
@@ -196,6 +201,7 @@ int main(int argc, char **argv) {
     o.argv = argv;
     const Command *chosen = &k_commands[std::size(k_commands) - 1];
     bool setup_named = false; // --db-admin goes with --setup-db, whatever runs
+    bool verbose = false;     // --verbose goes with --version, which returned when it came
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -208,7 +214,7 @@ int main(int argc, char **argv) {
         std::string Options::*value = cmd != nullptr ? cmd->value : nullptr;
         for (const auto &[name, member] : k_values)
             value = arg == name ? member : value;
-        if (cmd == nullptr && value == nullptr && arg != "--replace")
+        if (cmd == nullptr && value == nullptr && arg != "--replace" && arg != "--verbose")
             return bad_usage();
         if (value == &Options::backup_dir) {
             if (has_value && argv[i + 1][0] != '-')
@@ -220,12 +226,13 @@ int main(int argc, char **argv) {
         }
         o.replace = o.replace || arg == "--replace";
         setup_named = setup_named || arg == "--setup-db";
+        verbose = verbose || arg == "--verbose";
         // An empty value names no command: `--restore ""` is no restore (and never a backup).
         bool named = cmd != nullptr && (cmd->value == nullptr || !(o.*cmd->value).empty() ||
                                         cmd->value == &Options::backup_dir);
         chosen = named && cmd < chosen ? cmd : chosen;
     }
-    if (!o.db_admin.empty() && !setup_named)
+    if ((!o.db_admin.empty() && !setup_named) || verbose)
         return bad_usage();
     if (o.config_path.empty() && std::getenv("CMS_CONFIG") != nullptr)
         o.config_path = std::getenv("CMS_CONFIG");

@@ -103,6 +103,11 @@ Connected connect_configured(const Config &config) {
         mysql_optionsv(mysql, MYSQL_REPORT_DATA_TRUNCATION, &on);
         mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
         mysql_optionsv(mysql, MYSQL_INIT_COMMAND, k_init_command);
+#ifdef CMS_STATIC_BINARY
+        // The client plugins on a host are made for a shared libmariadb and another C library: a
+        // static binary never loads one (the error below says what to do instead).
+        mysql_optionsv(mysql, MYSQL_PLUGIN_DIR, "/nonexistent/cms-fcgi-static");
+#endif
         const char *socket = address.socket.empty() ? nullptr : address.socket.c_str();
         out.address = socket != nullptr ? address.socket
                                         : address.host + ":" + std::to_string(address.port);
@@ -120,6 +125,12 @@ Connected connect_configured(const Config &config) {
         out.error = out.errnum != 0 ? mysql_error(mysql) : "a Galera node not ready for clients";
         if (out.errnum == 0)
             out.errnum = ER_UNKNOWN_COM_ERROR;
+#ifdef CMS_STATIC_BINARY
+        if (out.errnum == CR_AUTH_PLUGIN_CANNOT_LOAD)
+            out.error += " (a static cms-fcgi has mysql_native_password built in, and no other "
+                         "client plugin: give the account mysql_native_password; see "
+                         "doc/deploy-apache-shared-hosting.md)";
+#endif
         mysql_close(mysql);
     }
     return out;

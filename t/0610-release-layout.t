@@ -1,0 +1,54 @@
+#!/bin/sh
+test_description='an unpacked tree (sbin/ beside share/cms-fcgi/, as make install and the release tarball lay it out) finds its migrations and message table relative to the binary, through a symlink, from any working directory; an absolute path or the working directory still wins'
+. "$(dirname "$0")/lib.sh"
+
+# ~/cms-0.2.0 as the release tarball holds it, and ~/cms a symlink to it.
+test_expect_success 'setup: a tree cms-0.2.0 and a symlink cms to it, away from the checkout' '
+	mkdir -p home/cms-0.2.0/sbin home/cms-0.2.0/share/cms-fcgi elsewhere &&
+	cp "$APP_BIN" home/cms-0.2.0/sbin/cms-fcgi &&
+	cp -r "$TOP/sql" home/cms-0.2.0/share/cms-fcgi/sql &&
+	cp "$TOP"/conf/code-message*.properties home/cms-0.2.0/share/cms-fcgi/ &&
+	ln -s cms-0.2.0 home/cms &&
+	printf "jwt_secret = %s\n" "$(svc_random_hex 32)" >cms.conf
+'
+
+# from_elsewhere ARGS...: the tree's binary, by its symlink, run from a directory with no sql/ and
+# no conf/ in it.
+from_elsewhere () {
+	(cd "$TRASH/elsewhere" && "$TRASH/home/cms/sbin/cms-fcgi" -c "$TRASH/cms.conf" "$@")
+}
+
+test_expect_success 'the default sql_dir is the tree'"'"'s share/cms-fcgi/sql, the symlink resolved' '
+	test "$(from_elsewhere --get sql_dir)" = "$TRASH/home/cms-0.2.0/share/cms-fcgi/sql"
+'
+
+test_expect_success 'the default message_file (conf/code-message.properties) is the tree'"'"'s, conf/ dropped' '
+	test "$(from_elsewhere --get message_file)" = "$TRASH/home/cms-0.2.0/share/cms-fcgi/code-message.properties"
+'
+
+test_expect_success 'a relative message_file of the config is taken from the tree too' '
+	test "$(CMS_MESSAGE_FILE=conf/code-message.en.properties from_elsewhere --get message_file)" = \
+		"$TRASH/home/cms-0.2.0/share/cms-fcgi/code-message.en.properties"
+'
+
+test_expect_success '-t reads the tree'"'"'s message table from anywhere' '
+	from_elsewhere -t 2>check.err &&
+	grep -q "is ok" check.err
+'
+
+test_expect_success 'an absolute path wins over the tree' '
+	test "$(CMS_SQL_DIR=/nonexistent/sql from_elsewhere --get sql_dir)" = /nonexistent/sql
+'
+
+test_expect_success 'a relative path that the working directory holds wins over the tree' '
+	mkdir -p elsewhere/sql &&
+	test "$(from_elsewhere --get sql_dir)" = sql
+'
+
+test_expect_success 'a relative path found nowhere stays as it is (and -t names it)' '
+	test "$(CMS_MESSAGE_FILE=conf/none.properties from_elsewhere --get message_file)" = conf/none.properties &&
+	! CMS_MESSAGE_FILE=conf/none.properties from_elsewhere -t 2>none.err &&
+	grep -q "conf/none.properties" none.err
+'
+
+test_done

@@ -1,0 +1,302 @@
+#!/bin/sh
+test_description='the release tarball on an older shared host: a Debian 11 chroot (scripts/chroot, cached) with Apache 2.4, Debian'"'"'s userdir, suexec, mod_cgid and mod_fcgid, and no compiler, no libjsoncpp, no MariaDB client library; an ordinary user runs the shell blocks of doc/deploy-apache-shared-hosting.md as they are written, from the tarball, and the app answers below ~user/api/ as a CGI program, then through mod_fcgid'
+. "$(dirname "$0")/lib.sh"
+
+# Needs root: a chroot, a user in it, and suexec, which runs programs only for an Apache started as
+# root. The tarball is dist/'s when there (CI makes it once with make release), else made here.
+[ "$(id -u)" -eq 0 ] || skip_all "needs root (a chroot, a user made for the test, and suexec)"
+for _tool in debootstrap chroot mount setpriv flock; do
+	command -v "$_tool" >/dev/null 2>&1 || skip_all "$_tool is not installed (scripts/install-deps chroot)"
+done
+
+SUITE=bullseye
+PACKAGES="apache2 libapache2-mod-fcgid apache2-suexec-pristine"
+ALLOW_OVERRIDE='FileInfo AuthConfig Options=ExecCGI,Indexes,MultiViews'
+DOC=$TOP/doc/deploy-apache-shared-hosting.md
+VERSION=$(sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' "$TOP/configure.ac")
+TARBALL=${TEST_RELEASE_TARBALL:-$TOP/dist/cms-fcgi-$VERSION-linux-x86_64.tar.gz}
+SITE_USER=cmsr$$
+SITE_HOME=/home/$SITE_USER
+SITE_ROOT_PASSWORD=Root_password1 # the doc's
+HTTP_PORT=$(test_port 1)
+DB_PORT=$(test_port 2)
+API=/~$SITE_USER/api
+for _port in $HTTP_PORT $DB_PORT; do
+	svc_port_free "$_port" || bail_out "port $_port is already in use"
+done
+
+if [ ! -f "$TARBALL" ]; then
+	"$TOP/scripts/release" >>"$TRASH/fixture.log" 2>&1 || bail_out "make release failed: see fixture.log"
+fi
+[ -f "$TARBALL.sha256" ] || bail_out "no $TARBALL.sha256"
+
+# The host: Debian 11 from the cache, in a directory of its own (not the checkout: it is big).
+CHROOT_DIR=$(mktemp -d /tmp/cms-t0707.XXXXXX) || bail_out "mktemp failed"
+ROOT=$CHROOT_DIR/root
+test_atexit '"$TOP/scripts/chroot" remove "$CHROOT_DIR"'
+"$TOP/scripts/chroot" unpack "$ROOT" $SUITE $PACKAGES >>"$TRASH/fixture.log" 2>&1 ||
+	bail_out "scripts/chroot unpack $SUITE failed: see fixture.log"
+in_root () {
+	"$TOP/scripts/chroot" run "$ROOT" "$@"
+}
+
+# The host's database: a MariaDB on TCP with an empty database and its account, as a provider gives
+# them. Loopback is shared with the chroot.
+set_socket_path DB_SOCKET db.sock
+DB_NAME=site
+DB_USER_PASSWORD=$(svc_random_alnum 24)
+svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
+	bail_out "mariadb-install-db failed"
+DB_PID=$(svc_db_start "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "$DB_PORT" \
+	--innodb-buffer-pool-size=32M --innodb-log-file-size=8M 2>>"$TRASH/fixture.log") ||
+	bail_out "mariadbd did not start"
+svc_sql "$DB_SOCKET" -e "CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
+	CREATE USER 'site'@'127.0.0.1' IDENTIFIED BY '$DB_USER_PASSWORD';
+	GRANT ALL ON site.* TO 'site'@'127.0.0.1'" 2>>"$TRASH/fixture.log" ||
+	bail_out "cannot create the database and its account"
+
+# The user, and Apache as Debian configures it with what a shared host adds, inside the chroot:
+# the modules of t/0706, userdir.conf's AllowOverride set to the recipe's.
+in_root useradd --create-home --shell /bin/sh --user-group "$SITE_USER" 2>>"$TRASH/fixture.log" ||
+	bail_out "cannot create user $SITE_USER in the chroot"
+APACHE=/srv/apache
+mkdir -p "$ROOT$APACHE/htdocs" "$ROOT$APACHE/fcgid" && chown www-data: "$ROOT$APACHE/fcgid" &&
+	chmod 755 "$ROOT$APACHE" && echo up >"$ROOT$APACHE/htdocs/up" || bail_out "cannot fill $APACHE"
+sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $ALLOW_OVERRIDE/" \
+	"$ROOT/etc/apache2/mods-available/userdir.conf" >"$ROOT$APACHE/userdir.conf" ||
+	bail_out "cannot write userdir.conf"
+{
+	cat <<-EOF
+	ServerRoot "$APACHE"
+	ServerName localhost
+	Listen 127.0.0.1:$HTTP_PORT
+	PidFile "$APACHE/httpd.pid"
+	DefaultRuntimeDir "$APACHE"
+	Mutex file:$APACHE default
+	ErrorLog "$APACHE/error.log"
+	LogLevel notice
+	User www-data
+	Group www-data
+	KeepAlive On
+	EOF
+	mods="mpm_event access_compat alias auth_basic authn_core authn_file authz_core authz_host
+		authz_user autoindex deflate dir env filter mime negotiation reqtimeout setenvif status
+		userdir suexec cgid fcgid rewrite headers"
+	for m in $mods; do
+		echo "LoadModule ${m}_module /usr/lib/apache2/modules/mod_$m.so"
+	done
+	for m in $mods; do
+		case $m in userdir | cgid) continue ;; esac
+		[ ! -e "$ROOT/etc/apache2/mods-available/$m.conf" ] ||
+			echo "Include /etc/apache2/mods-available/$m.conf"
+	done
+	cat <<-EOF
+	ScriptSock "$APACHE/cgid.sock"
+	FcgidIPCDir "$APACHE/fcgid"
+	FcgidProcessTableFile "$APACHE/fcgid/shm"
+	Include "$APACHE/userdir.conf"
+	<Directory />
+	    Options FollowSymLinks
+	    AllowOverride None
+	    Require all denied
+	</Directory>
+	AccessFileName .htaccess
+	<FilesMatch "^\.ht">
+	    Require all denied
+	</FilesMatch>
+	DocumentRoot "$APACHE/htdocs"
+	<Directory "$APACHE/htdocs">
+	    Require all granted
+	</Directory>
+	EOF
+} >"$ROOT$APACHE/httpd.conf"
+in_root apache2 -d "$APACHE" -f "$APACHE/httpd.conf" -t >>"$TRASH/fixture.log" 2>&1 ||
+	bail_out "apache2 rejects httpd.conf"
+# The launcher is scripts/chroot (it unmounts when Apache ends); Apache itself is stopped by its
+# own PID file.
+LAUNCHER_PID=$(svc_spawn "$TRASH/launcher.pid" "$TRASH/launcher.log" "$TOP/scripts/chroot" run "$ROOT" \
+	apache2 -d "$APACHE" -f "$APACHE/httpd.conf" -DFOREGROUND 2>>"$TRASH/fixture.log") ||
+	bail_out "apache2 did not start"
+stop_chroot_apache () {
+	local pid
+	read -r pid <"$ROOT$APACHE/httpd.pid" 2>/dev/null && svc_kill "$pid" TERM 100
+	svc_wait_gone "$LAUNCHER_PID" 100
+	cp "$ROOT$APACHE/error.log" "$TRASH/apache-error.log" 2>/dev/null
+}
+test_atexit stop_chroot_apache
+svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/up" 300 "$LAUNCHER_PID" 2>>"$TRASH/fixture.log" ||
+	bail_out "apache2 in the chroot did not answer"
+
+# as_site_user SCRIPT: SCRIPT run by sh -e as the site user in its home inside the chroot, with the
+# environment a login gives.
+as_site_user () {
+	in_root setpriv --reuid="$SITE_USER" --regid="$SITE_USER" --init-groups \
+		env -i HOME="$SITE_HOME" USER="$SITE_USER" LOGNAME="$SITE_USER" SHELL=/bin/sh \
+		PATH=/usr/local/bin:/usr/bin:/bin sh -ec "cd && $1"
+}
+
+# doc_block N: the Nth shell block of the recipe (the tarball's steps), as written, less the
+# indentation of its list item.
+doc_block () {
+	awk -v want="$1" '
+		/^The recipe installs the release tarball/ { on = 1 }
+		/^### / { on = 0 }
+		on && /^ *```sh$/ { n++; inside = 1; next }
+		on && inside && /^ *```$/ { inside = 0; next }
+		inside && n == want { sub(/^   /, ""); print }
+	' "$DOC"
+}
+
+# The parts of the recipe a person fills in: the version, the editor's work (done by sed), the site's
+# address. The check with curl is the test's own, from outside.
+JWT_SECRET=$(svc_random_hex 32)
+EDITOR_FN="editor () { sed -i -e 's|^db_host =.*|db_host = 127.0.0.1|' -e 's|^db_port =.*|db_port = $DB_PORT|' \
+	-e 's|^db_user =.*|db_user = site|' -e 's|^db_password =.*|db_password = $DB_USER_PASSWORD|' \
+	-e 's|^db_name =.*|db_name = site|' -e 's|^jwt_secret =.*|jwt_secret = $JWT_SECRET|' \
+	-e 's|^file_store_dir =.*|file_store_dir = $SITE_HOME/public_html/api/assets|' \
+	-e 's|^file_public_url =.*|file_public_url = http://127.0.0.1:$HTTP_PORT$API/assets/|' \
+	-e 's|^log_file =.*|log_file = $SITE_HOME/cms-fcgi.log|' \"\$1\"; }"
+recipe_step () {
+	doc_block "$1" | sed -e "s/^v=.*/v=$VERSION/" -e '/^curl /d'
+}
+
+test_expect_success 'setup: the host is Debian 11 with Apache, and has no compiler, no libjsoncpp and no MariaDB client library' '
+	case $(cat "$ROOT/etc/debian_version") in 11.*) ;; *) false ;; esac &&
+	test -x "$ROOT/usr/lib/apache2/suexec" &&
+	test -e "$ROOT/usr/lib/apache2/modules/mod_fcgid.so" &&
+	! ls "$ROOT"/usr/bin/gcc* "$ROOT"/usr/bin/g++* "$ROOT"/usr/bin/cc 2>/dev/null &&
+	! ls "$ROOT"/usr/lib/x86_64-linux-gnu/libjsoncpp* "$ROOT"/usr/lib/x86_64-linux-gnu/libmariadb* 2>/dev/null &&
+	grep -q "suEXEC mechanism enabled" "$ROOT$APACHE/error.log"
+'
+
+test_expect_success 'setup: the tarball section of the recipe has five shell blocks (steps 1 to 3, mod_fcgid, the upgrade)' '
+	for n in 1 2 3 4 5; do test -n "$(doc_block $n)" || return 1; done &&
+	test -z "$(doc_block 6)"
+'
+
+test_expect_success 'the user uploads the tarball and follows step 1: checked, unpacked beside a symlink' '
+	cp "$TARBALL" "$TARBALL.sha256" "$ROOT$SITE_HOME/" &&
+	in_root chown "$SITE_USER:" "$SITE_HOME/${TARBALL##*/}" "$SITE_HOME/${TARBALL##*/}.sha256" &&
+	as_site_user "$(recipe_step 1)" >step1.out 2>&1 &&
+	test "$(readlink "$ROOT$SITE_HOME/cms")" = "cms-fcgi-$VERSION" &&
+	grep -q "^openssl: OpenSSL " step1.out
+'
+
+test_expect_success 'step 2: the configuration in ~/.config, --setup-db and -t, as the user' '
+	as_site_user "$EDITOR_FN
+$(recipe_step 2)" >step2.out 2>&1 &&
+	test "$(stat -c %a "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf")" = 600 &&
+	grep -q "is ok" step2.out &&
+	expect_db "SELECT COUNT(*) FROM lin_user WHERE id = 1" 1
+'
+
+# What a static binary does without the host's NSS modules: the C library inside reads
+# /etc/hosts itself (step 2 found the user's home through /etc/passwd the same way).
+test_expect_success 'db_host as a name of /etc/hosts: --setup-db reaches the database by it' '
+	echo "127.0.0.1 db.cms-test.invalid" >>"$ROOT/etc/hosts" &&
+	as_site_user "CMS_DB_HOST=db.cms-test.invalid ~/cms/sbin/cms-fcgi --setup-db </dev/null" >byname.out 2>&1
+'
+
+test_expect_success 'step 3: ~/public_html/api with cms.cgi and the two examples as they are' '
+	as_site_user "$(recipe_step 3)" >step3.out 2>&1 &&
+	cmp "$TOP/apache/htaccess-cgi.example" "$ROOT$SITE_HOME/public_html/api/.htaccess"
+'
+
+site_login () {
+	TOKEN= &&
+	http POST "$API/cms/user/login" "{\"username\":\"root\",\"password\":\"$SITE_ROOT_PASSWORD\"}" &&
+	expect_status 200 &&
+	keep root "$(jq -r .access_token "$TRASH/body")" &&
+	test -n "$(kept root)"
+}
+
+# median_ms PATH: the median of 20 sequential GETs of PATH, in milliseconds (printed, not checked).
+median_ms () {
+	local i=0
+	: >times
+	while [ $i -lt 20 ]; do
+		curl -s -o /dev/null -w "%{time_total}\n" "http://127.0.0.1:$HTTP_PORT$1" >>times || return 1
+		i=$((i + 1))
+	done
+	sort -n times | awk '{ t[NR] = $1 } END { printf "%.1f\n", (t[10] + t[11]) / 2 * 1000 }'
+}
+
+site_checks () {
+	test_expect_success "$MODE: GET $API/healthz answers 200" '
+		http GET "$API/healthz" &&
+		expect_status 200
+	'
+
+	test_expect_success "$MODE: root logs in with the recipe's password" '
+		site_login
+	'
+
+	test_expect_success "$MODE: POST $API/v1/book answers 201, and GET reads it back" '
+		as root &&
+		http POST "$API/v1/book" "{\"title\":\"$MODE book\",\"author\":\"A\",\"summary\":\"S\"}" &&
+		expect_status 201 &&
+		id=$(db_exec "SELECT id FROM book WHERE title = \"$MODE book\"") &&
+		http GET "$API/v1/book/$id" &&
+		expect_status 200 &&
+		expect_json .title "$MODE book"
+	'
+
+	test_expect_success "$MODE: an admin route: POST $API/cms/admin/group, then PUT it" '
+		as root &&
+		http POST "$API/cms/admin/group" "{\"name\":\"$MODE group\",\"info\":\"i\"}" &&
+		expect_status 201 &&
+		id=$(db_exec "SELECT id FROM lin_group WHERE name = \"$MODE group\"") &&
+		http PUT "$API/cms/admin/group/$id" "{\"name\":\"$MODE group 2\",\"info\":\"i\"}" &&
+		expect_status 200
+	'
+
+	test_expect_success "$MODE: an upload is served back byte for byte" '
+		as root &&
+		{ printf "\211PNG\r\n\032\n" && head -c 3000 /dev/urandom; } >one.png &&
+		http POST "$API/cms/file" "" -F file=@one.png &&
+		expect_status 200 &&
+		url=$(jq -r ".[0].url" body) &&
+		TOKEN= &&
+		http GET "${url#http://127.0.0.1:$HTTP_PORT}" &&
+		expect_status 200 &&
+		cmp one.png body
+	'
+
+	test_expect_success "$MODE: a malformed body answers 400 with the JSON envelope" '
+		as root &&
+		http POST "$API/v1/book" "{\"title\":" &&
+		expect_status 400 &&
+		expect_header Content-Type "^application/json" &&
+		expect_json .code 10030
+	'
+
+	test_expect_success "$MODE: 20 sequential GETs of $API/v1/book answer; their median is printed" '
+		median_ms "$API/v1/book" >"median-$MODE" &&
+		test -s "median-$MODE"
+	'
+	[ ! -s "$TRASH/median-$MODE" ] || echo "$MODE: the median of 20 sequential GET $API/v1/book" \
+		"on the Debian 11 host: $(cat "$TRASH/median-$MODE") ms" | say_diag
+}
+
+MODE=cgi
+site_checks
+
+test_expect_success 'step 3, with mod_fcgid instead: cms.fcgi and the fcgid example' '
+	as_site_user "$(recipe_step 4)" >step4.out 2>&1 &&
+	cmp "$TOP/apache/htaccess-fcgid.example" "$ROOT$SITE_HOME/public_html/api/.htaccess" &&
+	test ! -e "$ROOT$SITE_HOME/public_html/api/cms.cgi"
+'
+
+MODE=fcgid
+site_checks
+
+test_expect_success 'the app log of the site has no error: lines' '
+	test -s "$ROOT$SITE_HOME/cms-fcgi.log" &&
+	! grep -n "error:" "$ROOT$SITE_HOME/cms-fcgi.log"
+'
+
+test_expect_success 'apache error.log in the chroot has no alert, crit or emerg lines' '
+	! grep -nE ":(alert|crit|emerg)\]" "$ROOT$APACHE/error.log"
+'
+
+test_done
