@@ -1,7 +1,8 @@
 # cms-fcgi top-level Makefile (hand-written). Includes config.mk, which configure writes;
 # on a fresh clone it installs what is missing and runs autoconf + configure first (what is
 # missing to build and run for `make` and `make install`; for the targets that test, all).
-# `autoreconf -i && ./configure && make` installs nothing (doc/install.md).
+# `autoreconf -i && ./configure && make` installs nothing (doc/install.md). From the tarball of
+# `make dist`, which ships configure, neither needs autoconf.
 
 -include config.mk
 
@@ -26,7 +27,7 @@ UNIT = t/unit/unit-tests
 PROVE ?= prove
 
 .PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery mutants lint docs clean distclean \
-	install uninstall deb fuzz fuzz-build fuzz-merge clean-gcc
+	install uninstall deb fuzz fuzz-build fuzz-merge clean-gcc dist distcheck print-version
 
 all: $(BIN)
 
@@ -36,11 +37,16 @@ all: $(BIN)
 DEPS_GOALS = deps check unit test run cluster check-cluster bench battery fuzz fuzz-build fuzz-merge docs
 DEPS_GROUPS = $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),all,build run)
 
+# A checkout makes configure from configure.ac; the tarball of make dist ships it, newer than
+# configure.ac, and builds without autoconf. The goals that only read the sources (make dist,
+# make print-version) neither configure nor install anything.
+NO_CONFIG_GOALS = dist distcheck print-version
+ifneq ($(or $(filter-out $(NO_CONFIG_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all)),)
 config.mk: configure.ac config.mk.in
 	scripts/install-deps $(DEPS_GROUPS)
-	aclocal
-	autoconf
+	[ configure -nt configure.ac ] || { aclocal && autoconf; }
 	./configure
+endif
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
@@ -66,12 +72,17 @@ $(MESSAGE_TEXTS): conf/code-message.en.properties scripts/message-texts
 	scripts/message-texts conf/code-message.en.properties >$@.tmp && mv $@.tmp $@
 src/base/errors.o fuzz/build/src/base/errors.o: $(MESSAGE_TEXTS)
 
-# The version of configure.ac's AC_INIT: --version, a backup's manifest and the status page's
-# build info.
+# The version, whose one place is configure.ac's AC_INIT: --version, a backup's manifest, the
+# status page's build info, the man page and the tarballs' names. `make -s print-version` prints
+# it for scripts; the Makefile's own targets use $(CMS_VERSION). Each source that names
+# CMS_VERSION is compiled again when configure.ac changes.
 CMS_VERSION := $(shell sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' configure.ac)
-src/cli/backup.o src/cli/main.o: ALL_CXXFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
-src/cli/backup.o src/cli/main.o: configure.ac
-src/metrics/status_page.o fuzz/build/src/metrics/status_page.o: CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+VERSION_OBJ := $(patsubst %.cpp,%.o,$(shell grep -l CMS_VERSION src/*/*.cpp))
+$(VERSION_OBJ) $(VERSION_OBJ:src/%=fuzz/build/src/%): CPPFLAGS += -DCMS_VERSION='"$(CMS_VERSION)"'
+$(VERSION_OBJ) $(VERSION_OBJ:src/%=fuzz/build/src/%): configure.ac
+
+print-version:
+	@echo $(CMS_VERSION)
 
 # The schema version: the number of the last file of sql/migrations/ (NNNN-what.sql), its one
 # source. schema.cpp is built again when a migration comes or goes (a checkout of another
@@ -197,9 +208,23 @@ docs: deps
 mutants: $(BIN) $(UNIT)
 	scripts/mutants $(M)
 
-# Rules of doc/hacking.md (Style, Layout) that grep can check.
+# Rules of doc/hacking.md (Style, Layout) that grep can check, and mutants/list against the source
+# (a second; t/0014 and t/0015 run both under make check).
 lint:
 	scripts/lint
+	@out=$$(scripts/mutants --check) || { echo "$$out" | grep -v '^listed '; exit 1; }; \
+		echo "$$out" | tail -n 1
+
+# The source tarball $(DIST_DIR)/cms-fcgi-$(CMS_VERSION).tar.gz: the tracked files and a generated
+# configure, so that it builds without autoconf (doc/install.md). distcheck proves that from a
+# scratch directory: the tarball against git ls-files, configure and make with the autotools
+# refused, the unit tests and the smoke test, then distclean back to the tarball's files.
+DIST_DIR = dist
+dist:
+	@scripts/dist -o $(DIST_DIR)
+
+distcheck:
+	@scripts/distcheck
 
 # ---- make install / make uninstall ---------------------------------------------------------------
 # GNU directory variables; DESTDIR stages the whole tree (make install DESTDIR=/tmp/x PREFIX=/usr).
@@ -229,8 +254,8 @@ SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/promethe
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
 	cms-fcgi-backup.timer
 
-# Fills in the @name@ paths of man/, systemd/ and the logrotate snippet.
-SUBST = sed -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
+# Fills in the @name@ paths of man/, systemd/ and the logrotate snippet, and the man page's version.
+SUBST = sed -e 's|@VERSION@|$(CMS_VERSION)|g' -e 's|@sbindir@|$(sbindir)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
 	-e 's|@localstatedir@|$(LOCALSTATEDIR)|g' -e 's|@datadir@|$(datadir)|g' \
 	-e 's|@unitdir@|$(unitdir)|g' -e 's|@logrotatedir@|$(logrotatedir)|g'
 
@@ -288,7 +313,9 @@ clean-gcc:
 clean: clean-gcc
 	rm -rf fuzz/build doc/html $(MESSAGE_TEXTS)
 
+# configure is removed in a checkout, which makes it again, not in the tarball, which ships it.
 distclean: clean
-	rm -rf doc/node_modules config.mk config.log config.status configure aclocal.m4 autom4te.cache
+	rm -rf doc/node_modules config.mk config.log config.status aclocal.m4 autom4te.cache
+	[ ! -e .git ] || rm -f configure
 
 -include $(LIB_OBJ:.o=.d) src/cli/main.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='USR2 reloads with logrotate between them: the master and the workers hold the same descriptors as before, none on a rotated file'
+test_description='USR2 reloads with logrotate between them, a FastCGI connection open across the first: the master and the workers hold the same descriptors as before, none on a rotated file, and a stopping worker lets go of the connection'
 . "$(dirname "$0")/lib.sh"
 
 command -v logrotate >/dev/null 2>&1 || skip_all "logrotate is not installed (scripts/install-deps run)"
@@ -22,18 +22,38 @@ descriptors () {
 		sort -n
 }
 
-# The master's descriptors, then each worker's, into file $1 (workers in pid order, so the
-# lists of two generations line up; a worker's are the same whichever it is).
+# The master's descriptors, then each worker's on one line, into file $1 (the workers' lines
+# sorted, so that the lists of two generations line up whichever worker holds a connection).
 snapshot () {
 	{
 		echo "master"
 		descriptors "$POOL_PID"
 		for pid in $(pool_workers); do
-			echo "worker"
-			descriptors "$pid"
-		done
+			echo "worker $(descriptors "$pid" | tr '\n' ';')"
+		done | sort
 	} >"$1"
 }
+
+# How many sockets the workers hold together.
+worker_sockets () {
+	for pid in $(pool_workers); do
+		ls -l /proc/"$pid"/fd
+	done | grep -c "socket:" || :
+}
+
+# Opens a FastCGI connection to the pool that sends nothing (t/fcgi-client.pl idle, for at most 60
+# s; what it saw goes to $1.out, its pid to $1.pid) and waits until a worker has accepted it.
+open_connection () {
+	local before
+	before=$(worker_sockets) &&
+	{ "$TOP/t/fcgi-client.pl" "$APP_SOCKET" idle 60 >"$1.out" & } &&
+	echo $! >"$1.pid" &&
+	held () {
+		test "$(worker_sockets)" -gt "$before"
+	} &&
+	poll_until 50 held
+}
+test_atexit 'for f in "$TRASH"/conn*.pid; do [ ! -s "$f" ] || kill "$(cat "$f")" 2>/dev/null; done'
 
 # A worker opens its database connection, then its epoll descriptor, before it serves.
 serving () {
@@ -54,8 +74,9 @@ new_generation () {
 	serving
 }
 
-test_expect_success 'setup: the descriptors of a pool whose workers serve' '
+test_expect_success 'setup: the descriptors of a pool whose workers serve, one holding a FastCGI connection' '
 	poll_until 50 serving &&
+	open_connection conn1 &&
 	snapshot before &&
 	cat before &&
 	grep -q "app.log$" before
@@ -87,7 +108,15 @@ test_expect_success '5 USR2 reloads, each after logrotate rotated the log (compr
 	test "$(zcat -f app.log* | grep -c "restarting: re-executing")" -eq 5
 '
 
-test_expect_success 'the master and each worker hold the same descriptors as before the reloads' '
+test_expect_success 'the connection open across the first reload was closed by its stopping worker' '
+	wait_closed () {
+		grep -q "^closed after" conn1.out
+	} &&
+	poll_until 100 wait_closed
+'
+
+test_expect_success 'with a connection open to the new workers, the master and each worker hold the same descriptors as before the reloads' '
+	open_connection conn2 &&
 	snapshot after &&
 	cat after &&
 	diff -u before after

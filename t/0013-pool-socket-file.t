@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='a clean stop removes the socket file the pool made from listen, and leaves the one spawn-fcgi made and one put at the path since; a path holding a file or a running pool'"'"'s socket is refused'
+test_description='a clean stop removes the socket file the pool made from listen, a USR2 keeps it, and a stop leaves the one spawn-fcgi made and one put at the path since; the file is made 0660, the pool'"'"'s user'"'"'s, whatever the umask; a stale socket is taken over; a path holding a file, a symlink or a socket something accepts on is refused and left'
 . "$(dirname "$0")/lib.sh"
 
 start_db
@@ -69,10 +69,18 @@ test_expect_success 'a listen path that holds a file other than a socket: no sta
 	rm -f "$OWN_SOCKET"
 '
 
-test_expect_success 'a socket left by a pool that is gone is taken over' '
+# answers: GET /healthz straight to the pool on OWN_SOCKET answers 200.
+answers () {
+	"$TOP/t/fcgi-client.pl" "$OWN_SOCKET" request --param REQUEST_METHOD=GET \
+		--param PATH_INFO=/healthz >answer.out &&
+	grep -q "^Status: 200" answer.out
+}
+
+test_expect_success 'a socket left by a pool that is gone is taken over, and answered on' '
 	python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$OWN_SOCKET" &&
 	test -S "$OWN_SOCKET" &&
-	start_own
+	start_own &&
+	poll_until 50 answers
 '
 
 test_expect_success 'a second pool on the socket of a running one does not start; the first keeps it' '
@@ -84,6 +92,73 @@ test_expect_success 'a second pool on the socket of a running one does not start
 	kill -TERM "$OWN_PID" &&
 	svc_wait_gone "$OWN_PID" 150 &&
 	! test -e "$OWN_SOCKET"
+'
+
+test_expect_success 'the file is made 0660 and the pool'"'"'s user'"'"'s and group'"'"'s, under umask 000 as under 077' '
+	for mask in 000 077; do
+		(umask $mask && start_own) &&
+		test "$(stat -c "%a %u %g" "$OWN_SOCKET")" = "660 $(id -u) $(id -g)" &&
+		kill -TERM "$(cat own.pid)" &&
+		svc_wait_gone "$(cat own.pid)" 150 || return 1
+	done
+'
+
+test_expect_success 'USR2 keeps the file: the same inode, answered on before and after' '
+	start_own &&
+	inode=$(stat -c %i "$OWN_SOCKET") &&
+	poll_until 50 answers &&
+	svc_children "$OWN_PID" >old-workers &&
+	kill -USR2 "$OWN_PID" &&
+	restarted () {
+		test "$(grep -c "\[$OWN_PID\] info: supervising" own.log)" -ge 2 &&
+		svc_children "$OWN_PID" >workers &&
+		! grep -qxFf old-workers workers
+	} &&
+	poll_until 150 restarted &&
+	test "$(stat -c %i "$OWN_SOCKET")" = "$inode" &&
+	poll_until 50 answers &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	! test -e "$OWN_SOCKET"
+'
+
+test_expect_success 'a listen path that is a symlink: no start, and the link and its target stay' '
+	echo precious >target &&
+	ln -s "$TRASH/target" "$OWN_SOCKET" &&
+	! timeout 30 "$APP_BIN" -c "$TRASH/own.conf" --supervise --listen "$OWN_SOCKET" 2>link.err &&
+	grep -q "the path holds a file that is not a socket" link.err &&
+	test -L "$OWN_SOCKET" &&
+	test "$(cat target)" = precious &&
+	rm -f "$OWN_SOCKET"
+'
+
+# A listener whose queue is full (backlog 0, one connection queued, none accepted): a probe
+# connect is refused with EAGAIN, not ECONNREFUSED. Something accepts there all the same.
+test_expect_success 'a socket another program listens on, its queue full: no start, and its file stays' '
+	rm -f held done &&
+	{ timeout 60 python3 -c "
+import os, socket, sys, time
+path, held, done = sys.argv[1:]
+server = socket.socket(socket.AF_UNIX)
+server.bind(path)
+server.listen(0)
+client = socket.socket(socket.AF_UNIX)
+client.connect(path)
+open(held, \"w\").close()
+while not os.path.exists(done):
+    time.sleep(0.1)
+" "$OWN_SOCKET" held done & } &&
+	listener=$! &&
+	poll_until 50 test -e held &&
+	! timeout 30 "$APP_BIN" -c "$TRASH/own.conf" --supervise --listen "$OWN_SOCKET" 2>busy.err
+	refused=$?
+	touch done &&
+	wait $listener &&
+	test $refused -eq 0 &&
+	cat busy.err &&
+	grep -q "another process accepts on that socket" busy.err &&
+	test -S "$OWN_SOCKET" &&
+	rm -f "$OWN_SOCKET"
 '
 
 test_expect_success 'TERM to the pool spawn-fcgi gave its socket: the file is spawn-fcgi'"'"'s, and stays' '

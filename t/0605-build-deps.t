@@ -5,6 +5,7 @@ test_description='a fresh clone: make installs only what building and running ne
 command -v autoreconf >/dev/null 2>&1 || skip_all "autoconf is not installed (scripts/install-deps build)"
 command -v pkg-config >/dev/null 2>&1 || skip_all "pkg-config is not installed (scripts/install-deps build)"
 command -v git >/dev/null 2>&1 || skip_all "git is not installed: the test copies the checkout's tracked files"
+[ -e "$TOP/.git" ] || skip_all "not a git checkout (an unpacked make dist tarball): a fresh clone's bootstrap is a checkout's"
 
 # A user typing make in a fresh clone: nothing of the make that runs this file (make check's jobs,
 # SANITIZE=1) reaches the clone's.

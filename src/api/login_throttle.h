@@ -1,7 +1,9 @@
-// The login throttling rules (doc/api.md §7, §8): whether a password check for a username from a
-// client address is refused (429) before any hash is verified, and whether a login from the
-// address needs a captcha first. Pure; the counts come from ThrottleStore.
+// The login throttling rules (doc/api.md §7, §8): the address a client is counted under, whether
+// a password check for a username from that address is refused (429) before any hash is
+// verified, and whether it needs a captcha first. Pure; the counts come from ThrottleStore.
 #pragma once
+
+#include <string>
 
 #include "db/throttle_store.h"
 
@@ -9,12 +11,20 @@ namespace cms {
 
 struct Config;
 
+// The address the throttle counts a client under: an IPv4 address as it is (/32); an IPv6
+// address as its network of login_ipv6_prefix bits, written "2001:db8:1:2::/64" (the whole
+// address, without a prefix, at 128); an IPv4-mapped IPv6 address as its IPv4 address. Anything
+// that is not an address (empty, a unix socket) as it is.
+std::string throttle_address(const std::string &remote_addr, const Config &config);
+
 // True when the (username, address) pair, or the address, has reached its limit, or when the
-// username has reached its ceiling and this address has failed for it too.
+// username has reached its ceiling and this address has had a password checked for it and failed
+// (a refusal for the captcha alone does not count there: the owner's first try from a fresh
+// address is one, and must not lock them out).
 bool login_refused(const LoginFailures &failures, const Config &config);
 
-// True when login_captcha is always, or after_failures and the address has address_failures at
-// or above login_captcha_after; never when it is off.
-bool login_captcha_asked(int64_t address_failures, const Config &config);
+// True when login_captcha is always, or after_failures and either the address or the username
+// has failed login_captcha_after times or more (failures.pair plays no part); never when off.
+bool login_captcha_asked(const LoginFailures &failures, const Config &config);
 
 } // namespace cms

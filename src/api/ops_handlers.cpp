@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include "base/address_list.h"
 #include "base/config.h"
 #include "base/errors.h"
 #include "db/db.h"
@@ -19,13 +20,6 @@ Response status_ok() {
     Json::Value body(Json::objectValue);
     body["status"] = "ok";
     return Response::json(200, body);
-}
-
-bool status_allowed(const Config &config, const std::string &address) {
-    for (const std::string &allowed : config.status_allow)
-        if (allowed == "*" || allowed == address)
-            return true;
-    return false;
 }
 
 // Whether the query string has key, with a value or without one ("?full").
@@ -71,7 +65,7 @@ Response handle_health_ready(const Request &, Ctx &ctx) {
 }
 
 Response handle_pool_status(const Request &req, Ctx &ctx) {
-    if (!status_allowed(ctx.config, req.remote_addr))
+    if (!address_list::matches(ctx.config.status_allow, req.remote_addr))
         throw ApiError(404, Code::not_found);
     if (ctx.board == nullptr) {
         Json::Value body(Json::objectValue);

@@ -36,13 +36,18 @@ const std::string &dummy_hash() {
     return hash;
 }
 
+// A spent tag's row is kept this long past its expiry, by the app's clock: another host whose
+// clock is behind this one's by less than that still finds it spent.
+constexpr int64_t k_spent_grace = 3600;
+
 // Counts a failed password check of the username from the client address (login and
-// change_password share the counts), then answers with error: returned, not thrown, so that the
-// count commits.
-[[nodiscard]] Response fail_password(const std::string &username, const Request &req, Ctx &ctx,
+// change_password share the counts; checked: false for a refusal for the captcha, before any
+// password was checked), then answers with error: returned, not thrown, so that the count commits.
+[[nodiscard]] Response fail_password(const std::string &username, const std::string &address,
+                                     bool checked, const Request &req, Ctx &ctx,
                                      const ApiError &error) {
-    ThrottleStore(ctx.db).record_failure(username, req.remote_addr,
-                                         ctx.config.login_failure_window);
+    ThrottleStore(ctx.db).record_failure(username, address, ctx.config.login_failure_window,
+                                         checked);
     return refusal(error, req, ctx);
 }
 
@@ -52,18 +57,7 @@ ApiError taken(UserWrite result) {
                                                           : Code::username_taken);
 }
 
-// 429/10140 when the throttling rule refuses a password check of username from address;
-// otherwise the counts it judged.
-LoginFailures refuse_if_throttled(const std::string &username, const std::string &address,
-                                  Ctx &ctx) {
-    LoginFailures failures =
-        ThrottleStore(ctx.db).recent(username, address, ctx.config.login_failure_window);
-    if (login_refused(failures, ctx.config))
-        throw ApiError(429, Code::too_many_requests);
-    return failures;
-}
-
-// Whether the login's tag header opens, was never tried before, has not expired, and seals the
+// Whether the request's tag header opens, was never tried before, has not expired, and seals the
 // code typed as `captcha`. The tag is spent whatever the answer: one guess per image.
 bool captcha_solved(const Json::Value &body, const Request &req, Ctx &ctx) {
     std::optional<captcha::Opened> tag =
@@ -74,6 +68,26 @@ bool captcha_solved(const Json::Value &body, const Request &req, Ctx &ctx) {
     const Json::Value &typed = body["captcha"];
     return first_try && tag->expires > now_seconds() && typed.isString() &&
            captcha::code_matches(tag->code, typed.asString());
+}
+
+// What every password check (login, change_password) passes before the hash is verified: the
+// gate, so that the counts below and the failure this check may record are one step (a
+// concurrent check of the username or the address waits until this one commits); 429/10140,
+// thrown, when the throttling rule refuses; and the captcha when one is asked, whose refusal is
+// returned (400/10260, counted). The address is the one the throttle counts (throttle_address).
+std::optional<Response> before_password_check(const std::string &username,
+                                              const std::string &address, const Json::Value &body,
+                                              const Request &req, Ctx &ctx) {
+    ThrottleStore throttle(ctx.db);
+    throttle.gate(username, address);
+    LoginFailures failures = throttle.recent(username, address, ctx.config.login_failure_window);
+    if (login_refused(failures, ctx.config))
+        throw ApiError(429, Code::too_many_requests);
+    // Which of missing, wrong, expired, spent or forged it was is not told: each is one failure.
+    if (login_captcha_asked(failures, ctx.config) && !captcha_solved(body, req, ctx))
+        return fail_password(username, address, false, req, ctx,
+                             ApiError(400, Code::captcha_wrong));
+    return std::nullopt;
 }
 
 Json::Value user_permissions_json(const std::vector<PermissionRow> &rows) {
@@ -108,15 +122,14 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
                                                    FieldText::password_new_not_blank,
                                                    FieldText::login_password_length, problems);
     problems.check();
-    LoginFailures failures = refuse_if_throttled(username, req.remote_addr, ctx);
-    // Which of missing, wrong, expired, spent or forged it was is not told: each is one failure.
-    if (login_captcha_asked(failures.address, ctx.config) && !captcha_solved(body, req, ctx))
-        return fail_password(username, req, ctx, ApiError(400, Code::captcha_wrong));
+    std::string address = throttle_address(req.remote_addr, ctx.config);
+    if (std::optional<Response> refused = before_password_check(username, address, body, req, ctx))
+        return *refused;
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
     // Unknown user and wrong password look alike, down to the time a hash takes.
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
-        return fail_password(username, req, ctx, ApiError(401, Code::login_failed));
+        return fail_password(username, address, true, req, ctx, ApiError(401, Code::login_failed));
     // The password may have changed while the hash was being verified: the tokens must not carry
     // a credential version newer than the hash that matched. Returned, not thrown: a captcha
     // tag tried above stays spent.
@@ -128,7 +141,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
     // Only this address's failures: the owner's login must not free the addresses guessing.
-    ThrottleStore(ctx.db).clear(username, req.remote_addr);
+    ThrottleStore(ctx.db).clear(username, address);
     ctx.user = std::move(user); // the principal of the behaviour-log row
     return Response::json(200, issue_tokens(ctx, *ctx.user, now_seconds()));
 }
@@ -195,23 +208,30 @@ Response handle_user_update(const Request &req, Ctx &ctx) {
 
 Response handle_user_captcha(const Request &req, Ctx &ctx) {
     // The client calls this on every login page load and after every failed login, and shows no
-    // captcha box for a null image: the address's own failures decide, as they do at login.
-    int64_t failures = ctx.config.login_captcha == "after_failures"
-                           ? ThrottleStore(ctx.db).address_failures(
-                                 req.remote_addr, ctx.config.login_failure_window)
-                           : 0;
+    // captcha box for a null image. It sends no username: the address's own failures decide, and
+    // those of every username the address has failed for, so that an address refused once for a
+    // username under attack (400/10260) gets its image at the next call.
+    LoginFailures failures;
+    if (ctx.config.login_captcha == "after_failures") {
+        std::string address = throttle_address(req.remote_addr, ctx.config);
+        ThrottleStore throttle(ctx.db);
+        failures.address = throttle.address_failures(address, ctx.config.login_failure_window);
+        failures.username =
+            throttle.busiest_username_failures(address, ctx.config.login_failure_window);
+    }
     Json::Value out(Json::objectValue);
     out["tag"] = Json::nullValue;
     out["image"] = Json::nullValue;
     if (login_captcha_asked(failures, ctx.config)) {
         std::string code = captcha::new_code();
+        int64_t now = now_seconds();
         out["tag"] = captcha::seal(code, captcha::derive_key(ctx.config.jwt_secret),
                                    captcha::random_bytes(captcha::k_nonce_size),
-                                   now_seconds() + ctx.config.login_captcha_ttl);
+                                   now + ctx.config.login_captcha_ttl);
         out["image"] = "data:image/png;base64," + base64::encode_std(captcha::png(code));
         // Here, not at login, which holds its locks through the password hash; and after the
         // picture, so that the prune's range lock lasts only until the commit.
-        CaptchaStore(ctx.db).prune();
+        CaptchaStore(ctx.db).prune(now - k_spent_grace);
     }
     Response res = Response::json(200, out);
     res.header("Cache-Control", "no-store");
@@ -250,12 +270,17 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
         FieldText::password_old_length, problems);
     std::string password = new_password(body, "new_password", problems);
     problems.check();
-    // Guessing the current password here is guessing it at login: same counts, same limit.
-    refuse_if_throttled(ctx.user->username, req.remote_addr, ctx);
+    // Guessing the current password here, with a stolen token, is guessing it at login: the same
+    // counts, the same limits, the same captcha (its code in the body, its tag in the header).
+    const std::string &username = ctx.user->username;
+    std::string address = throttle_address(req.remote_addr, ctx.config);
+    if (std::optional<Response> refused = before_password_check(username, address, body, req, ctx))
+        return *refused;
     UserStore users(ctx.db);
-    std::optional<LoginIdentity> identity = users.find_login(ctx.user->username);
+    std::optional<LoginIdentity> identity = users.find_login(username);
     if (!identity || !password::verify(old_password, identity->credential))
-        return fail_password(ctx.user->username, req, ctx, ApiError(400, Code::old_password_wrong));
+        return fail_password(username, address, true, req, ctx,
+                             ApiError(400, Code::old_password_wrong));
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);
     return message(200, Code::password_changed, req, ctx);

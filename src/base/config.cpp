@@ -11,6 +11,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include "base/address_list.h"
 #include "base/text.h"
 
 extern char **environ;
@@ -78,12 +79,13 @@ const Key k_keys[] = {
     CMS_TEXT(login_captcha, "after_failures"),
     CMS_INT(login_captcha_after, 3, 1, 100000),
     CMS_INT(login_captcha_ttl, 300, 1, 86400),
+    CMS_INT(login_ipv6_prefix, 64, 16, 128),
     CMS_INT(list_max_rows, 1000, 1, 100000),
     // --backup (backup.cpp)
     CMS_TEXT(backup_dir, "var/backups"),
     CMS_INT(backup_keep, 7, 0, 100000),
     CMS_INT(slow_request_ms, 1000, 0, 3600000),
-    CMS_LIST(status_allow, "127.0.0.1 ::1 unix:"),
+    CMS_LIST(status_allow, "127.0.0.1 ::1"),
 };
 
 #undef CMS_TEXT
@@ -124,6 +126,9 @@ std::string trim(const std::string &s) {
 std::string set_value(Config &config, const Key &key, const std::string &value) {
     switch (key.type) {
     case KeyType::text:
+        // db_name becomes an argument of mariadb-dump, where "-..." would be read as an option.
+        if (key.text == &Config::db_name && (value.empty() || value[0] == '-'))
+            return "'" + value + "' is not a database name (empty, or starts with '-')";
         config.*key.text = value;
         return {};
     case KeyType::list: {
@@ -248,6 +253,9 @@ void check_config(const Config &config) {
     if (config.listen.rfind(":", 0) == 0)
         throw ConfigError("listen '" + config.listen + "' has no host: it would listen on every "
                           "interface; write 127.0.0.1" + config.listen);
+    for (const std::string &entry : config.status_allow)
+        if (std::string error = address_list::entry_error(entry); !error.empty())
+            throw ConfigError("status_allow: " + error);
 }
 
 std::vector<DbAddress> db_addresses(const Config &config) {

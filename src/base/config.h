@@ -53,15 +53,16 @@ struct Config {
     int64_t login_username_max_failures = 100; // per username, from addresses that failed for it
 
     std::string login_captcha = "after_failures"; // off | always | after_failures
-    int64_t login_captcha_after = 3;  // failures from an address before it is asked a captcha
+    int64_t login_captcha_after = 3;  // failures of an address, or of a username, before a captcha
     int64_t login_captcha_ttl = 300;  // seconds a captcha tag is valid
+    int64_t login_ipv6_prefix = 64;   // an IPv6 client counts as its network of this many bits
 
     int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
 
     std::string backup_dir;  // where --backup writes its archives
     int64_t backup_keep = 7; // archives --backup keeps there (0: all)
     int64_t slow_request_ms = 1000;        // a request this slow writes a slow line (0: never)
-    std::vector<std::string> status_allow; // client addresses /status answers ("*": any)
+    std::vector<std::string> status_allow; // who /status answers (base/address_list.h)
 };
 
 // One database server to connect to: TCP to host:port, or the unix socket when socket is set.

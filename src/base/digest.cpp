@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "base/text.h"
 
@@ -23,6 +24,16 @@ std::string hex_digest(std::string_view data, const EVP_MD *type, const char *na
 
 std::string sha256_hex(std::string_view data) {
     return hex_digest(data, EVP_sha256(), "SHA-256");
+}
+
+std::string hmac_sha256(std::string_view key, std::string_view data) {
+    unsigned char out[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+             reinterpret_cast<const unsigned char *>(data.data()), data.size(), out,
+             &length) == nullptr)
+        throw std::runtime_error("cannot compute an HMAC-SHA256 (HMAC failed)");
+    return std::string(reinterpret_cast<const char *>(out), length);
 }
 
 std::string md5_hex(std::string_view data) {

@@ -1,5 +1,5 @@
 // Message digests of byte strings through OpenSSL, as lower-case hex: content addressing of
-// uploads and request fingerprints. No hand-rolled hashing.
+// uploads, and the keyed request fingerprints of Idempotency-Key. No hand-rolled hashing.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,9 @@ namespace cms::digest {
 
 // SHA-256 of data: 64 hex digits.
 std::string sha256_hex(std::string_view data);
+
+// HMAC-SHA256 of data under key: the 32 bytes, raw. Throws std::runtime_error if OpenSSL fails.
+std::string hmac_sha256(std::string_view key, std::string_view data);
 
 // MD5 of data: 32 hex digits (lin_file.md5, kept for the Lin CMS backends that read it).
 std::string md5_hex(std::string_view data);

@@ -1,5 +1,7 @@
 // POSIX ustar (IEEE Std 1003.1-1988) writing and reading, by blocks of 512 bytes, with SHA-256
-// over each member's data. Names longer than 100 bytes use the 155-byte prefix field.
+// over each member's data. Names longer than 100 bytes use the 155-byte prefix field; a name
+// that does not fit there either (lin_file.path holds 500 characters) goes in a pax extended
+// header (POSIX.1-2001, type 'x') before the member, holding one record, "path".
 #include "cli/archive.h"
 
 #include <fcntl.h>
@@ -27,6 +29,11 @@ constexpr size_t k_name = 0, k_name_size = 100;
 constexpr size_t k_mode = 100, k_uid = 108, k_gid = 116, k_size = 124, k_mtime = 136;
 constexpr size_t k_checksum = 148, k_type = 156, k_magic = 257, k_version = 263;
 constexpr size_t k_prefix = 345, k_prefix_size = 155;
+
+// The data of a pax extended header that the reader takes: a path of lin_file's 500 characters
+// (2,000 bytes of UTF-8) and its record fit many times over.
+constexpr uint64_t k_pax_max = 16 * 1024;
+constexpr const char *k_pax_name = "././@PaxHeader"; // the header's own name, as Python's tarfile
 
 void octal(char *field, size_t width, uint64_t value) {
     // width - 1 digits and a NUL; a value that does not fit is a bug of the caller.
@@ -121,16 +128,31 @@ void TarWriter::pad(uint64_t size) {
         write_all(zeros, k_block - size % k_block);
 }
 
-void TarWriter::header(const std::string &name, uint64_t size, int64_t mtime) {
+std::string pax_record(const std::string &key, const std::string &value) {
+    // "LENGTH key=value\n", LENGTH counting its own digits.
+    std::string body = " " + key + "=" + value + "\n";
+    size_t length = body.size() + 1;
+    while (std::to_string(length).size() + body.size() != length)
+        ++length;
+    return std::to_string(length) + body;
+}
+
+void TarWriter::header(const std::string &name, uint64_t size, int64_t mtime, char type) {
     char block[k_block] = {};
     std::string prefix, rest = name;
     if (name.size() > k_name_size) {
         // Split at a slash: the prefix holds the directories, the name field the rest.
         size_t slash = name.rfind('/', k_prefix_size);
-        if (slash == std::string::npos || name.size() - slash - 1 > k_name_size)
-            throw std::runtime_error("a file name is too long for the archive: '" + name + "'");
-        prefix = name.substr(0, slash);
-        rest = name.substr(slash + 1);
+        if (slash == std::string::npos || name.size() - slash - 1 > k_name_size) {
+            // Too long for ustar: the name in a pax header; a reader without pax sees a prefix.
+            std::string record = pax_record("path", name);
+            header(k_pax_name, record.size(), mtime, 'x');
+            write_all(record.data(), record.size());
+            pad(record.size());
+            slash = std::string::npos;
+        }
+        prefix = slash == std::string::npos ? "" : name.substr(0, slash);
+        rest = slash == std::string::npos ? name.substr(0, k_name_size) : name.substr(slash + 1);
     }
     std::memcpy(block + k_name, rest.data(), rest.size());
     std::memcpy(block + k_prefix, prefix.data(), prefix.size());
@@ -139,7 +161,7 @@ void TarWriter::header(const std::string &name, uint64_t size, int64_t mtime) {
     octal(block + k_gid, 8, 0);
     octal(block + k_size, 12, size);
     octal(block + k_mtime, 12, static_cast<uint64_t>(std::max<int64_t>(mtime, 0)));
-    block[k_type] = '0';
+    block[k_type] = type;
     std::memcpy(block + k_magic, "ustar", 6);
     std::memcpy(block + k_version, "00", 2);
     octal(block + k_checksum, 7, checksum(block));
@@ -198,11 +220,62 @@ void TarReader::read_exactly(char *buffer, size_t size) {
     }
 }
 
+// The path of a pax extended header's data: records "LENGTH key=value\n", each LENGTH bytes,
+// and only "path", once. Refuses anything else (a "size" or "linkpath" ignored would misread
+// what follows).
+std::string pax_path(const std::string &data) {
+    const std::string damaged = "the archive is damaged: a pax header ";
+    std::string path;
+    bool found = false;
+    for (size_t at = 0; at < data.size();) {
+        size_t space = data.find(' ', at);
+        if (space == std::string::npos || space == at || space - at > 5 ||
+            !std::all_of(data.begin() + static_cast<std::ptrdiff_t>(at),
+                         data.begin() + static_cast<std::ptrdiff_t>(space),
+                         [](char c) { return c >= '0' && c <= '9'; }))
+            throw std::runtime_error(damaged + "record has no length");
+        size_t length = std::stoul(data.substr(at, space - at));
+        if (length < space - at + 4 || length > data.size() - at || data[at + length - 1] != '\n')
+            throw std::runtime_error(damaged + "record has a wrong length");
+        std::string record = data.substr(space + 1, at + length - 1 - (space + 1));
+        size_t eq = record.find('=');
+        if (eq == std::string::npos || record.substr(0, eq) != "path")
+            throw std::runtime_error(damaged + "holds a record other than one path");
+        if (found || eq + 1 == record.size() || record.find('\0') != std::string::npos)
+            throw std::runtime_error(damaged + "holds a second path, or an empty one");
+        path = record.substr(eq + 1);
+        found = true;
+        at += length;
+    }
+    if (!found)
+        throw std::runtime_error(damaged + "holds no path");
+    return path;
+}
+
 bool TarReader::next(Member &member) {
     while (left_ > 0 || padding_ > 0)
         drain(-1);
     char block[k_block];
     read_exactly(block, k_block);
+    std::string long_name;
+    if (block[k_type] == 'x' && std::memcmp(block + k_magic, "ustar", 5) == 0 &&
+        parse_octal(block + k_checksum, 8) == checksum(block)) {
+        // A pax extended header: the name of the member that follows it.
+        uint64_t size = parse_octal(block + k_size, 12);
+        if (size > k_pax_max)
+            throw std::runtime_error("the archive is damaged: a pax header is too large");
+        std::string data(static_cast<size_t>(size), '\0');
+        left_ = size;
+        padding_ = size % k_block == 0 ? 0 : k_block - size % k_block;
+        for (size_t got = 0; got < data.size();)
+            got += read(data.data() + got, data.size() - got);
+        read(block, 0);
+        long_name = pax_path(data);
+        read_exactly(block, k_block);
+        if (block[k_type] == 'x' || std::all_of(block, block + k_block, [](char c) { return c == '\0'; }))
+            throw std::runtime_error("the archive is damaged: a pax header is not followed by its "
+                                     "member");
+    }
     if (std::all_of(block, block + k_block, [](char c) { return c == '\0'; })) {
         // The end: a second zero block must follow, then nothing but the zeros that fill a
         // tar record (GNU tar and Python's tarfile pad to 20 blocks), never more than a record.
@@ -227,7 +300,7 @@ bool TarReader::next(Member &member) {
         throw std::runtime_error("the archive is damaged: a member header's checksum is wrong");
     std::string prefix = field_text(block + k_prefix, k_prefix_size);
     std::string name = field_text(block + k_name, k_name_size);
-    member.name = prefix.empty() ? name : prefix + "/" + name;
+    member.name = !long_name.empty() ? long_name : prefix.empty() ? name : prefix + "/" + name;
     member.size = parse_octal(block + k_size, 12);
     member.mtime = static_cast<int64_t>(parse_octal(block + k_mtime, 12));
     member.regular = block[k_type] == '0' || block[k_type] == '\0';

@@ -16,7 +16,8 @@ bool safe_name(const std::string &name);
 // copy a file of whoever runs the backup (root, often) into an archive and back out as an upload.
 int open_below(const std::string &dir, const std::string &name);
 
-// Writes members to an open descriptor (not owned). Every failure throws std::runtime_error.
+// Writes members to an open descriptor (not owned), a name too long for ustar in a pax extended
+// header before its member. Every failure throws std::runtime_error.
 class TarWriter {
   public:
     explicit TarWriter(int fd) : fd_(fd) {}
@@ -30,7 +31,7 @@ class TarWriter {
     void finish();
 
   private:
-    void header(const std::string &name, uint64_t size, int64_t mtime);
+    void header(const std::string &name, uint64_t size, int64_t mtime, char type = '0');
     void write_all(const void *data, size_t size);
     void pad(uint64_t size);
 
@@ -47,7 +48,9 @@ struct Member {
 
 // Reads members from an open descriptor (not owned), refusing what is not a well-formed ustar
 // archive as TarWriter writes it: a bad header checksum, padding that is not zero, a short read
-// (a truncated archive), a missing end, or anything after it but the zeros of one tar record.
+// (a truncated archive), a missing end, or anything after it but the zeros of one tar record. A
+// pax extended header gives the next member's name; one larger than 16 KiB, or holding anything
+// but one path, is refused. The name is given as it is: safe_name is the caller's check.
 class TarReader {
   public:
     explicit TarReader(int fd) : fd_(fd) {}

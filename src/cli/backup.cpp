@@ -7,7 +7,8 @@
 //   manifest.json    versions, time, binary-log position, rows per table, SHA-256 of each member,
 //                    the rows whose file was missing or did not match the row's SHA-256;
 //   manifest.sha256  the SHA-256 of manifest.json, so that no byte of the archive goes unchecked.
-// It is written as .<name>.partial next to its final name and renamed there once complete.
+// It is written in the backup's scratch directory (below dir) and renamed to its final name once
+// complete; a scratch directory left by a killed backup is removed by the next one.
 #include "cli/backup.h"
 
 #include <dirent.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -56,16 +58,6 @@ std::string utc_time(std::time_t t, const char *format) {
 
 using db_tools::Fd;
 
-// Removes the partial archive unless it was renamed into place.
-struct Partial {
-    std::string path;
-    bool kept = false;
-    ~Partial() {
-        if (!kept)
-            ::unlink(path.c_str());
-    }
-};
-
 void sync_dir(const std::string &dir) {
     Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (fd.fd < 0 || fsync(fd.fd) != 0)
@@ -80,6 +72,11 @@ void run_dump(const Config &config, bool binlog, const std::string &scratch, con
         argv.push_back("--master-data=2");
         argv.push_back("--gtid");
     }
+    // A cache's rows may hold secrets (a stored answer) and are worth nothing restored.
+    for (const std::string &table : schema::cache_tables())
+        argv.push_back("--ignore-table-data=" + config.db_name + "." + table);
+    // "--": no database name is read as an option (config.cpp refuses "-..." as well).
+    argv.push_back("--");
     argv.push_back(config.db_name);
     db_tools::run({db_tools::Command{argv, "", path}}, scratch + "/client.cnf",
                   scratch + "/dump.err");
@@ -118,30 +115,32 @@ bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::
     return true;
 }
 
-bool archive_name(const std::string &name) {
-    return name.rfind(k_name_prefix, 0) == 0 && name.size() > std::strlen(k_name_suffix) &&
-           name.compare(name.size() - std::strlen(k_name_suffix), std::string::npos,
-                        k_name_suffix) == 0;
-}
-
-// Removes the oldest archives of dir beyond keep (their names sort by time).
-void apply_retention(const std::string &dir, int64_t keep, std::FILE *log) {
-    if (keep <= 0)
+// Removes what retention() says of the regular files of dir, and warns of those dated after the
+// archive just written.
+void apply_retention(const std::string &dir, const Config &config, const std::string &written,
+                     std::FILE *log) {
+    if (config.backup_keep <= 0)
         return;
     DIR *d = opendir(dir.c_str());
     if (d == nullptr)
         return;
     std::vector<std::string> names;
-    while (const dirent *entry = readdir(d))
-        if (archive_name(entry->d_name))
-            names.push_back(entry->d_name);
+    while (const dirent *entry = readdir(d)) {
+        struct stat st;
+        if (fstatat(dirfd(d), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+            names.emplace_back(entry->d_name);
+    }
     closedir(d);
-    std::sort(names.begin(), names.end());
-    for (size_t i = 0; i + static_cast<size_t>(keep) < names.size(); ++i) {
-        std::string path = dir + "/" + names[i];
+    Retention plan = retention(names, written, config.db_name, config.backup_keep);
+    for (const std::string &name : plan.future)
+        std::fprintf(log, "backup: '%s/%s' is dated after the archive just written (is the clock "
+                          "right?): not counted, not removed\n",
+                     dir.c_str(), name.c_str());
+    for (const std::string &name : plan.remove) {
+        std::string path = dir + "/" + name;
         if (::unlink(path.c_str()) == 0)
             std::fprintf(log, "backup: removed '%s' (backup_keep = %lld)\n", path.c_str(),
-                         static_cast<long long>(keep));
+                         static_cast<long long>(config.backup_keep));
         else
             std::fprintf(log, "backup: cannot remove '%s': %s\n", path.c_str(),
                          std::strerror(errno));
@@ -154,10 +153,71 @@ const char *program_version() {
     return CMS_VERSION;
 }
 
+namespace {
+
+// db_name with each byte but [A-Za-z0-9_.-] as %XX: any database name makes one file name, and no
+// two make the same.
+std::string name_tag(const std::string &db_name) {
+    static const char hex[] = "0123456789ABCDEF";
+    std::string tag;
+    for (unsigned char c : db_name) {
+        if (std::isalnum(c) || c == '_' || c == '.' || c == '-') {
+            tag += static_cast<char>(c);
+        } else {
+            tag += '%';
+            tag += hex[c >> 4];
+            tag += hex[c & 15];
+        }
+    }
+    return tag;
+}
+
+constexpr size_t k_time_size = 15; // YYYYmmdd-HHMMSS
+
+} // namespace
+
+std::string archive_name(const std::string &db_name, std::time_t t) {
+    return k_name_prefix + name_tag(db_name) + "-" + utc_time(t, "%Y%m%d-%H%M%S") + k_name_suffix;
+}
+
+std::string archive_time(const std::string &name, const std::string &db_name) {
+    const std::string head = k_name_prefix + name_tag(db_name) + "-", tail = k_name_suffix;
+    if (name.size() != head.size() + k_time_size + tail.size() || name.rfind(head, 0) != 0 ||
+        name.compare(head.size() + k_time_size, std::string::npos, tail) != 0)
+        return "";
+    std::string time = name.substr(head.size(), k_time_size);
+    for (size_t i = 0; i < time.size(); ++i)
+        if (i == 8 ? time[i] != '-' : !std::isdigit(static_cast<unsigned char>(time[i])))
+            return "";
+    return time;
+}
+
+Retention retention(const std::vector<std::string> &names, const std::string &written,
+                    const std::string &db_name, int64_t keep) {
+    Retention plan;
+    const std::string written_time = archive_time(written, db_name);
+    if (keep <= 0 || written_time.empty())
+        return plan;
+    std::vector<std::pair<std::string, std::string>> older; // time, name
+    for (const std::string &name : names) {
+        std::string time = archive_time(name, db_name);
+        if (time.empty() || name == written)
+            continue;
+        if (time > written_time)
+            plan.future.push_back(name);
+        else
+            older.emplace_back(time, name);
+    }
+    std::sort(older.rbegin(), older.rend());
+    for (size_t i = static_cast<size_t>(keep) - 1; i < older.size(); ++i)
+        plan.remove.push_back(older[i].second);
+    return plan;
+}
+
 std::string make_backup(const Config &config, const std::string &dir, std::FILE *log) {
     db_tools::make_dirs(dir);
     std::time_t started = std::time(nullptr);
-    std::string name = k_name_prefix + utc_time(started, "%Y%m%d-%H%M%S") + k_name_suffix;
+    std::string name = archive_name(config.db_name, started);
     std::string final_path = dir + "/" + name;
     if (::access(final_path.c_str(), F_OK) == 0)
         throw std::runtime_error("'" + final_path + "' exists already: one backup a second");
@@ -179,7 +239,8 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
         binlog = BackupStore(conn).binlog_on();
     }
 
-    db_tools::ScratchDir scratch(dir, ".cms-backup-");
+    db_tools::remove_stale(dir, k_scratch_prefix, log);
+    db_tools::ScratchDir scratch(dir, k_scratch_prefix, true);
     db_tools::write_option_file(config, scratch.path() + "/client.cnf");
     std::string dump_path = scratch.path() + "/" + k_dump;
     run_dump(config, binlog, scratch.path(), dump_path);
@@ -191,10 +252,11 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
     if (summary.rows.empty())
         throw std::runtime_error("the dump of '" + config.db_name + "' holds no table");
 
-    Partial partial{dir + "/." + name + ".partial"};
-    Fd out(::open(partial.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+    // In the scratch directory: whatever ends this run, nothing partial stays under dir.
+    const std::string partial = scratch.path() + "/" + name + ".partial";
+    Fd out(::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (out.fd < 0)
-        throw std::runtime_error("cannot create '" + partial.path + "': " + std::strerror(errno));
+        throw std::runtime_error("cannot create '" + partial + "': " + std::strerror(errno));
     archive::TarWriter tar(out.fd);
     Json::Value members(Json::objectValue);
     {
@@ -240,10 +302,13 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
     tar.add_bytes(k_manifest_sum, manifest_sha + "  " + k_manifest + "\n", started);
     tar.finish();
     if (fsync(out.fd) != 0)
-        throw std::runtime_error("cannot sync '" + partial.path + "': " + std::strerror(errno));
-    if (::rename(partial.path.c_str(), final_path.c_str()) != 0)
-        throw std::runtime_error("cannot rename '" + partial.path + "': " + std::strerror(errno));
-    partial.kept = true;
+        throw std::runtime_error("cannot sync '" + partial + "': " + std::strerror(errno));
+    // Never over an archive of the same second that another backup finished meanwhile (a file
+    // system without RENAME_NOREPLACE gets the plain rename).
+    if (renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, final_path.c_str(), RENAME_NOREPLACE) != 0 &&
+        (errno != EINVAL || ::rename(partial.c_str(), final_path.c_str()) != 0))
+        throw std::runtime_error("cannot rename '" + partial + "' to '" + final_path +
+                                 "': " + std::strerror(errno));
     sync_dir(dir);
     std::fprintf(log, "backup: wrote '%s': schema version %lld, %zu files%s\n", final_path.c_str(),
                  static_cast<long long>(schema_version), archived.size(),
@@ -251,7 +316,7 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
                                    std::to_string(summary.binlog->position))
                                       .c_str()
                                 : ", no binary log");
-    apply_retention(dir, config.backup_keep, log);
+    apply_retention(dir, config, name, log);
     return final_path;
 }
 

@@ -2,9 +2,11 @@
 // backup and restore.
 #include "cli/db_tools.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,10 +26,16 @@ namespace cms::db_tools {
 
 namespace {
 
-// An option file value in double quotes, with \ and " escaped.
+// An option file value in double quotes, with \ and " escaped, and a line break written as the
+// escape the option file reader turns back into one: a raw one (CMS_DB_PASSWORD can hold one)
+// would end the line, and what follows it would be read as an option of its own.
 std::string quoted(const std::string &value) {
     std::string out = "\"";
     for (char c : value) {
+        if (c == '\n' || c == '\r') {
+            out += c == '\n' ? "\\n" : "\\r";
+            continue;
+        }
         if (c == '\\' || c == '"')
             out += '\\';
         out += c;
@@ -75,7 +83,7 @@ Fd::~Fd() {
         ::close(fd);
 }
 
-ScratchDir::ScratchDir(const std::string &parent, const std::string &prefix) {
+ScratchDir::ScratchDir(const std::string &parent, const std::string &prefix, bool claimed) {
     std::string pattern = parent + "/" + prefix + "XXXXXX";
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
@@ -83,11 +91,54 @@ ScratchDir::ScratchDir(const std::string &parent, const std::string &prefix) {
         throw std::runtime_error("cannot make a directory in '" + parent + "': " +
                                  std::strerror(errno));
     path_ = buffer.data();
+    if (!claimed)
+        return;
+    // Locked under another name, then renamed: remove_stale never sees k_claim unlocked while
+    // this run lives. O_CLOEXEC: a tool that outlives a killed run must not hold the lock. Where
+    // flock does not work, the directory stays unclaimed, as an older cms-fcgi left it.
+    std::string unready = path_ + "/" + k_claim + ".new";
+    claim_ = ::open(unready.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (claim_ >= 0 && (flock(claim_, LOCK_EX | LOCK_NB) != 0 ||
+                        ::rename(unready.c_str(), (path_ + "/" + k_claim).c_str()) != 0)) {
+        ::close(claim_);
+        claim_ = -1;
+        ::unlink(unready.c_str());
+    }
 }
 
 ScratchDir::~ScratchDir() {
     if (!remove_tree(path_))
         log_warn("cannot remove '" + path_ + "'");
+    if (claim_ >= 0)
+        ::close(claim_);
+}
+
+void remove_stale(const std::string &parent, const std::string &prefix, std::FILE *log) {
+    DIR *dir = opendir(parent.c_str());
+    if (dir == nullptr)
+        return;
+    std::vector<std::string> names;
+    while (const dirent *entry = readdir(dir))
+        if (std::strncmp(entry->d_name, prefix.c_str(), prefix.size()) == 0)
+            names.emplace_back(entry->d_name);
+    closedir(dir);
+    for (const std::string &name : names) {
+        std::string path = parent + "/" + name, claim = path + "/" + k_claim;
+        struct stat st, locked;
+        if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+            continue;
+        Fd fd(::open(claim.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC));
+        // Still the same file once locked: another run may have removed the directory meanwhile.
+        if (fd.fd < 0 || flock(fd.fd, LOCK_EX | LOCK_NB) != 0 || fstat(fd.fd, &locked) != 0 ||
+            lstat(claim.c_str(), &st) != 0 || st.st_ino != locked.st_ino ||
+            st.st_dev != locked.st_dev)
+            continue;
+        if (remove_tree(path))
+            std::fprintf(log, "removed '%s', left by a run that was killed\n", path.c_str());
+        else
+            std::fprintf(log, "cannot remove '%s', left by a run that was killed: %s\n",
+                         path.c_str(), std::strerror(errno));
+    }
 }
 
 void write_option_file(const Config &config, const std::string &path) {

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,12 @@ struct Fd {
 };
 
 // A directory made by mkdtemp (mode 0700) below parent, removed with everything in it when the
-// object goes.
+// object goes. A claimed one also holds the file k_claim, locked (flock) for as long as the object
+// lives, so that remove_stale can tell the directory of a run that was killed from that of a
+// running one (the lock goes with the process, however it ends).
 class ScratchDir {
   public:
-    ScratchDir(const std::string &parent, const std::string &prefix);
+    ScratchDir(const std::string &parent, const std::string &prefix, bool claimed = false);
     ~ScratchDir();
     ScratchDir(const ScratchDir &) = delete;
     ScratchDir &operator=(const ScratchDir &) = delete;
@@ -36,7 +39,15 @@ class ScratchDir {
 
   private:
     std::string path_;
+    int claim_ = -1;
 };
+
+constexpr const char *k_claim = "claim";
+
+// Removes each directory prefix* of parent that a claimed ScratchDir made and whose lock no
+// process holds (its run was killed), naming it on log. A directory without k_claim (another
+// program's, an older cms-fcgi's, or one this instant being made) or not ours is left alone.
+void remove_stale(const std::string &parent, const std::string &prefix, std::FILE *log);
 
 // Writes path (mode 0600) as a [client] option file: the config's account and its first
 // database server (db_hosts' first entry, else db_host/db_port/db_socket).

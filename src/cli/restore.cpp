@@ -1,10 +1,12 @@
 // The --restore command, in the order that keeps a refused or failed restore from changing the
 // target: (1) read the whole archive and check every member against the manifest and the
 // manifest against manifest.sha256; (2) refuse a newer schema or a target that is not empty
-// (without --replace); (3) extract into a scratch directory beside file_store_dir and load the
-// dump into a staging database <db_name>_restore, replay the binary log into it (--until) and
-// upgrade it through sql/migrations; (4) only then swap database (one RENAME TABLE) and files
-// (two renames) into place. Until (4) a failure drops the staging copy and leaves the rest.
+// (without --replace); (3) extract the dump into a scratch directory beside file_store_dir and
+// the files into one inside it (store_swap.h), load the dump into a staging database
+// <db_name>_restore, replay the binary log into it (--until), upgrade it through sql/migrations
+// and raise every user's credential version; (4) only then swap database (one RENAME TABLE) and
+// the store's entries (store_swap.h) into place. Until (4) a failure drops the staging copy and
+// leaves the rest; a failure in (4) puts back what it can and keeps, never deletes, the rest.
 #include "cli/restore.h"
 
 #include <dirent.h>
@@ -14,6 +16,7 @@
 
 #include <mysqld_error.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -32,6 +35,7 @@
 #include "cli/backup.h"
 #include "cli/db_tools.h"
 #include "cli/setup_db.h"
+#include "cli/store_swap.h"
 #include "db/backup_store.h"
 #include "db/db.h"
 #include "db/schema.h"
@@ -142,9 +146,10 @@ Json::Value verify(const std::string &path) {
     return manifest;
 }
 
-// Writes the archive's dump to dir/db.sql and its files below dir/store/, checking each again
+// Writes the archive's dump to dir/db.sql and its files below store/, checking each again
 // against the manifest (the archive may have changed since it was verified).
-void extract(const std::string &path, const Json::Value &manifest, const std::string &dir) {
+void extract(const std::string &path, const Json::Value &manifest, const std::string &dir,
+             const std::string &store) {
     Fd fd(open_archive(path));
     archive::TarReader tar(fd.fd);
     const Json::Value &members = manifest["members"];
@@ -157,7 +162,7 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
             continue;
         ++extracted;
         std::string target =
-            stored ? dir + "/store/" + member.name.substr(files.size()) : dir + "/" + k_dump;
+            stored ? store + "/" + member.name.substr(files.size()) : dir + "/" + k_dump;
         db_tools::make_dirs(target.substr(0, target.rfind('/')), stored ? k_dir_mode : 0700);
         Fd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
         if (out.fd < 0)
@@ -188,18 +193,6 @@ std::string local_time(std::time_t t) {
     char out[32];
     std::strftime(out, sizeof out, "%Y-%m-%d %H:%M:%S", &tm);
     return out;
-}
-
-bool empty_dir(const std::string &path) {
-    DIR *dir = opendir(path.c_str());
-    if (dir == nullptr)
-        return errno == ENOENT;
-    bool empty = true;
-    while (const dirent *entry = readdir(dir))
-        if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
-            empty = false;
-    closedir(dir);
-    return empty;
 }
 
 bool exists(const std::string &path) {
@@ -303,8 +296,8 @@ void restore_backup(const Config &config, const std::string &archive_path,
     std::string store_dir = config.file_store_dir;
     while (store_dir.size() > 1 && store_dir.back() == '/')
         store_dir.pop_back();
-    bool store_empty = empty_dir(store_dir);
-    if (!options.replace && (!target_tables.empty() || !store_empty))
+    std::vector<std::string> store_entries = store_swap::entries(store_dir);
+    if (!options.replace && (!target_tables.empty() || store_swap::holds_data(store_entries)))
         refuse(archive_path, !target_tables.empty()
                                  ? "database '" + config.db_name + "' is not empty (give " +
                                        "--replace to replace it)"
@@ -312,7 +305,8 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                        "--replace to replace it)");
 
     // Names of our own, dropped as a restore goes: one that exists already is someone's, or was
-    // left by an interrupted restore (DB_replaced may then hold the only copy of what it replaced).
+    // left by an interrupted restore (DB_replaced, or the replaced/ of a scratch directory in the
+    // file store, may then hold the only copy of what it replaced).
     Config staged = config;
     staged.db_name = config.db_name + "_restore";
     std::string aside = config.db_name + "_replaced";
@@ -320,13 +314,28 @@ void restore_backup(const Config &config, const std::string &archive_path,
         if (admin_store.database_exists(name))
             refuse(archive_path, "database '" + name + "' exists (left by an interrupted " +
                                      "restore?): keep what it holds, drop it, and restore again");
+    for (const std::string &name : store_entries)
+        if (name.rfind(store_swap::k_prefix, 0) == 0)
+            refuse(archive_path, "'" + store_dir + "/" + name + "' exists (left by an " +
+                                     "interrupted restore?): keep what it holds, remove it, " +
+                                     "and restore again");
 
     std::string parent = parent_of(store_dir);
     db_tools::make_dirs(parent, k_dir_mode);
+    // Made here, it goes again if the restore fails (rmdir: only while empty).
+    struct MadeDir {
+        std::string path;
+        bool done = false;
+        ~MadeDir() {
+            if (!done && !path.empty())
+                ::rmdir(path.c_str());
+        }
+    } made_store{exists(store_dir) ? "" : store_dir};
+    db_tools::make_dirs(store_dir, k_dir_mode);
     db_tools::ScratchDir scratch(parent, ".cms-restore-");
-    extract(archive_path, manifest, scratch.path());
-    std::string staged_store = scratch.path() + "/store";
-    db_tools::make_dirs(staged_store, k_dir_mode);
+    store_swap::Swap swap(store_dir, out);
+    const std::string &staged_store = swap.incoming();
+    extract(archive_path, manifest, scratch.path(), staged_store);
     std::string option_file = scratch.path() + "/client.cnf";
     db_tools::write_option_file(config, option_file);
     std::string errors = scratch.path() + "/tools.err";
@@ -366,6 +375,7 @@ void restore_backup(const Config &config, const std::string &archive_path,
     setup_database(staged, no_password, false, out);
 
     std::vector<std::string> staged_tables;
+    std::vector<std::string> row_paths;
     size_t missing = 0, late = 0;
     {
         db::Connection staged_conn(staged);
@@ -378,6 +388,7 @@ void restore_backup(const Config &config, const std::string &archive_path,
                              static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
                 continue;
             }
+            row_paths.push_back(row.path);
             if (exists(staged_store + "/" + row.path))
                 continue;
             // Written after the backup (a replayed row): still in the file store we replace?
@@ -392,9 +403,28 @@ void restore_backup(const Config &config, const std::string &archive_path,
         }
     }
 
-    // The swap: the database in one statement, then the files; the database goes back if the
-    // files cannot follow.
+    // The swap: the database in one statement, then the store's entries; the database goes back
+    // if the files cannot follow. The entries swapped are the restored tree's and those holding
+    // a file of the replaced database's rows; the rest of the store (.htaccess) stays.
     target_tables = tables_of(config);
+    auto has = [&target_tables](const char *table) {
+        return std::find(target_tables.begin(), target_tables.end(), table) != target_tables.end();
+    };
+    if (has("lin_file")) {
+        db::Connection target(config);
+        for (const std::string &path : BackupStore(target).file_paths())
+            row_paths.push_back(path);
+    }
+    // Tokens issued before the restore, by the replaced database or by the archive's, are refused
+    // after it: a revoked one must not come back with an older credential_version.
+    admin_store.raise_credential_versions(staged.db_name, config.db_name, has("lin_user"));
+    store_entries = store_swap::entries(store_dir);
+    std::vector<std::string> swapped = store_swap::replaced_names(
+        store_entries, store_swap::entries(staged_store), row_paths);
+    size_t others = 0;
+    for (const std::string &name : store_entries)
+        others += name.rfind(store_swap::k_prefix, 0) != 0 &&
+                  !std::binary_search(swapped.begin(), swapped.end(), name);
     admin_store.create_database(config.db_name);
     if (!target_tables.empty())
         admin_store.recreate_database(aside);
@@ -404,27 +434,29 @@ void restore_backup(const Config &config, const std::string &archive_path,
     Staging empty_aside{admin_store, aside, target_tables.empty()};
     admin_store.swap_in(target_tables, config.db_name, aside, staged_tables, staged.db_name);
     empty_aside.done = true;
-    std::string old_store = scratch.path() + "/replaced-store";
-    bool moved_aside = exists(store_dir) && ::rename(store_dir.c_str(), old_store.c_str()) == 0;
-    if ((exists(store_dir) && !moved_aside) ||
-        ::rename(staged_store.c_str(), store_dir.c_str()) != 0) {
-        int error_number = errno;
-        if (moved_aside)
-            ::rename(old_store.c_str(), store_dir.c_str());
+    if (!swap.apply(swapped)) {
         admin_store.swap_in(staged_tables, config.db_name, staged.db_name, target_tables, aside);
         admin_store.drop_database(aside);
-        throw std::runtime_error("cannot move the restored files to '" + store_dir +
-                                 "': " + std::strerror(error_number) + "; nothing was changed");
+        std::string what = "cannot swap the restored files into '" + store_dir + "': " +
+                           swap.error() + "; the database is as it was";
+        if (swap.kept().empty())
+            throw std::runtime_error(what + ", and so is the file store");
+        for (const std::string &line : swap.kept())
+            what += "; " + line;
+        throw std::runtime_error(what);
     }
+    made_store.done = true;
     staging.done = true;
     admin_store.drop_database(staged.db_name);
     if (!target_tables.empty())
         admin_store.drop_database(aside);
+    swap.finish();
     std::fprintf(out, "restore: done: database '%s' (%zu tables) and file store '%s' (%u files "
-                      "from the archive, %zu from the replaced store); %zu rows name a file "
-                      "not found\n",
+                      "from the archive, %zu from the replaced store, %zu entries swapped, "
+                      "%zu left in place); %zu rows name a file not found; every user's "
+                      "credential version raised: tokens issued before are refused\n",
                  config.db_name.c_str(), staged_tables.size(), store_dir.c_str(),
-                 manifest["members"].size() - 1, late, missing);
+                 manifest["members"].size() - 1, late, swapped.size(), others, missing);
 }
 
 } // namespace cms

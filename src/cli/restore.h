@@ -1,6 +1,7 @@
 // `cms-fcgi --restore`: checks a whole archive of --backup, then puts its database and files in
 // place of config's (empty, or replaced when asked), upgrades an older schema, and with until
-// replays the binary log up to that second. A refused or failed restore changes nothing.
+// replays the binary log up to that second. A refused or failed restore changes nothing, but
+// for what a failed file swap cannot put back: that is kept and named (store_swap.h).
 #pragma once
 
 #include <cstdio>
@@ -16,8 +17,8 @@ struct RestoreOptions {
 };
 
 // Restores archive into config's database and file_store_dir, printing each step and every
-// lin_file row whose file it cannot find (by id, name and path) to out. Throws
-// std::runtime_error (db::DbError included) when it refuses or fails; nothing is changed then.
+// lin_file row whose file it cannot find (by id, name and path) to out. Raises every user's
+// credential version. Throws std::runtime_error (db::DbError included) when it refuses or fails.
 void restore_backup(const Config &config, const std::string &archive,
                     const RestoreOptions &options, std::FILE *out);
 

@@ -11,6 +11,7 @@ namespace {
 constexpr const char *k_sql_log_bin = "SELECT @@GLOBAL.log_bin";
 constexpr const char *k_sql_select_files =
     "SELECT id, path, name, sha256 FROM lin_file ORDER BY id";
+constexpr const char *k_sql_select_paths = "SELECT path FROM lin_file";
 constexpr const char *k_sql_database_exists =
     "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?";
 
@@ -46,6 +47,14 @@ std::vector<dump::FileRow> BackupStore::file_rows() {
     return rows;
 }
 
+std::vector<std::string> BackupStore::file_paths() {
+    db::Statement &stmt = db_.statement(k_sql_select_paths).execute({});
+    std::vector<std::string> paths;
+    while (stmt.next())
+        paths.push_back(stmt.text(0));
+    return paths;
+}
+
 bool BackupStore::database_exists(const std::string &name) {
     return db_.statement(k_sql_database_exists).execute({name}).scalar() != 0;
 }
@@ -70,6 +79,18 @@ void BackupStore::swap_in(const std::vector<std::string> &target_tables, const s
     std::string aside_part = renames(target_tables, target, aside);
     std::string in_part = renames(staging_tables, staging, target);
     db_.run_script("RENAME TABLE " + aside_part + (aside_part.empty() ? "" : ", ") + in_part);
+}
+
+void BackupStore::raise_credential_versions(const std::string &staging, const std::string &target,
+                                            bool target_has_users) {
+    std::string users = quoted(staging) + ".`lin_user`";
+    if (!target_has_users) {
+        db_.run_script("UPDATE " + users + " SET credential_version = credential_version + 1");
+        return;
+    }
+    db_.run_script("UPDATE " + users + " r LEFT JOIN " + quoted(target) +
+                   ".`lin_user` t ON t.id = r.id SET r.credential_version = "
+                   "GREATEST(r.credential_version, COALESCE(t.credential_version, 0)) + 1");
 }
 
 } // namespace cms

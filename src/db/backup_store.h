@@ -22,6 +22,8 @@ class BackupStore {
     bool binlog_on();
     // Every lin_file row of the connection's database, soft-deleted ones included, by id.
     std::vector<dump::FileRow> file_rows();
+    // The path of every lin_file row of the connection's database (any schema version).
+    std::vector<std::string> file_paths();
     // Whether database name exists.
     bool database_exists(const std::string &name);
     // Drops database name if it exists, then creates it empty (utf8mb4).
@@ -34,6 +36,11 @@ class BackupStore {
     void swap_in(const std::vector<std::string> &target_tables, const std::string &target,
                  const std::string &aside, const std::vector<std::string> &staging_tables,
                  const std::string &staging);
+    // Raises the credential_version of every user of database staging above both its own and
+    // that of the same id in database target (when target_has_users), so that no token issued
+    // before a restore, by either database, is accepted after it.
+    void raise_credential_versions(const std::string &staging, const std::string &target,
+                                   bool target_has_users);
 
   private:
     db::Connection &db_;

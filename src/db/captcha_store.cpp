@@ -11,9 +11,10 @@ namespace {
 // A second try of one tag waits on the first's row lock, then finds the key taken.
 constexpr const char *k_sql_insert_spent =
     "INSERT IGNORE INTO cms_captcha_spent (nonce, expires) VALUES (?, ?)";
-// Rows of expired tags stop nothing: each tag made deletes a bounded batch of them.
+// Rows of expired tags stop nothing: each tag made deletes a bounded batch of them. The time is
+// the caller's: a row deleted while the app's clock still took its tag would let it be replayed.
 constexpr const char *k_sql_prune_spent =
-    "DELETE FROM cms_captcha_spent WHERE expires < UNIX_TIMESTAMP() LIMIT 100";
+    "DELETE FROM cms_captcha_spent WHERE expires < ? LIMIT 100";
 
 } // namespace
 
@@ -22,6 +23,8 @@ bool CaptchaStore::spend(const std::string &nonce, int64_t expires) {
     return db_.statement(k_sql_insert_spent).execute({key, expires}).affected_rows() == 1;
 }
 
-void CaptchaStore::prune() { db_.statement(k_sql_prune_spent).execute({}); }
+void CaptchaStore::prune(int64_t expired_before) {
+    db_.statement(k_sql_prune_spent).execute({expired_before});
+}
 
 } // namespace cms

@@ -13,15 +13,15 @@ namespace {
 // that a row another transaction has not committed yet fails at once instead of waiting.
 constexpr const char *k_sql_select_key =
     "SELECT fingerprint, status, body, create_time < NOW(3) - INTERVAL ? SECOND "
-    "FROM cms_idempotency WHERE user_id = ? AND address = ? AND idem_key = ? "
+    "FROM cms_idempotency WHERE user_id = ? AND idem_key = ? "
     "LOCK IN SHARE MODE NOWAIT";
 constexpr const char *k_sql_insert_key =
-    "INSERT INTO cms_idempotency (user_id, address, idem_key, fingerprint) VALUES (?, ?, ?, ?)";
+    "INSERT INTO cms_idempotency (user_id, idem_key, fingerprint) VALUES (?, ?, ?)";
 constexpr const char *k_sql_retake_key =
     "UPDATE cms_idempotency SET fingerprint = ?, status = 0, body = NULL, create_time = NOW(3) "
-    "WHERE user_id = ? AND address = ? AND idem_key = ?";
-constexpr const char *k_sql_answer_key = "UPDATE cms_idempotency SET status = ?, body = ? "
-                                         "WHERE user_id = ? AND address = ? AND idem_key = ?";
+    "WHERE user_id = ? AND idem_key = ?";
+constexpr const char *k_sql_answer_key =
+    "UPDATE cms_idempotency SET status = ?, body = ? WHERE user_id = ? AND idem_key = ?";
 // Every keyed POST deletes up to this many expired keys, of anyone: the table holds about one
 // day of keys, whoever sent them and whether or not they send another.
 constexpr const char *k_sql_prune_expired =
@@ -37,15 +37,14 @@ KeyState busy() {
 } // namespace
 
 // The row of the key: nullopt when there is none; reserved when it had expired and is ours now.
-std::optional<KeyState> IdempotencyStore::find(const KeyScope &scope, const std::string &key,
+std::optional<KeyState> IdempotencyStore::find(int64_t user_id, const std::string &key,
                                                const std::string &fingerprint,
                                                int64_t ttl_seconds) {
-    db::Statement &row =
-        db_.statement(k_sql_select_key).execute({ttl_seconds, scope.user_id, scope.address, key});
+    db::Statement &row = db_.statement(k_sql_select_key).execute({ttl_seconds, user_id, key});
     if (!row.next())
         return std::nullopt;
     if (row.integer(3) != 0) {
-        db_.statement(k_sql_retake_key).execute({fingerprint, scope.user_id, scope.address, key});
+        db_.statement(k_sql_retake_key).execute({fingerprint, user_id, key});
         return KeyState{};
     }
     KeyState state;
@@ -56,12 +55,12 @@ std::optional<KeyState> IdempotencyStore::find(const KeyScope &scope, const std:
     return state;
 }
 
-KeyState IdempotencyStore::reserve(const KeyScope &scope, const std::string &key,
+KeyState IdempotencyStore::reserve(int64_t user_id, const std::string &key,
                                    const std::string &fingerprint, int64_t ttl_seconds) {
     try {
-        if (std::optional<KeyState> found = find(scope, key, fingerprint, ttl_seconds))
+        if (std::optional<KeyState> found = find(user_id, key, fingerprint, ttl_seconds))
             return *found;
-        db_.statement(k_sql_insert_key).execute({scope.user_id, scope.address, key, fingerprint});
+        db_.statement(k_sql_insert_key).execute({user_id, key, fingerprint});
         return KeyState{};
     } catch (const db::DbError &e) {
         // NOWAIT met a row not committed yet: the key's first request is still running.
@@ -71,13 +70,13 @@ KeyState IdempotencyStore::reserve(const KeyScope &scope, const std::string &key
         if (e.errnum != ER_DUP_ENTRY)
             throw;
     }
-    std::optional<KeyState> found = find(scope, key, fingerprint, ttl_seconds);
+    std::optional<KeyState> found = find(user_id, key, fingerprint, ttl_seconds);
     return found ? *found : busy();
 }
 
-void IdempotencyStore::answer(const KeyScope &scope, const std::string &key, int status,
+void IdempotencyStore::answer(int64_t user_id, const std::string &key, int status,
                               const std::string &body, int64_t ttl_seconds) {
-    db_.statement(k_sql_answer_key).execute({status, body, scope.user_id, scope.address, key});
+    db_.statement(k_sql_answer_key).execute({status, body, user_id, key});
     db_.statement(k_sql_prune_expired).execute({ttl_seconds});
 }
 

@@ -1,5 +1,5 @@
-// Idempotency storage: the SQL of cms_idempotency, one row per (scope, key) holding the request's
-// fingerprint and its first answer. Nothing here knows HTTP.
+// Idempotency storage: the SQL of cms_idempotency, one row per (user, key) holding the request's
+// keyed fingerprint and its first answer. Nothing here knows HTTP.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +11,6 @@ namespace cms {
 namespace db {
 class Connection;
 }
-
-// Whose keys: a user's (user_id, address empty), or a client address's on a public route
-// (user_id 0).
-struct KeyScope {
-    int64_t user_id = 0;
-    std::string address;
-};
 
 // What reserve() found for a key.
 struct KeyState {
@@ -31,18 +24,18 @@ class IdempotencyStore {
   public:
     explicit IdempotencyStore(db::Connection &db) : db_(db) {}
 
-    // In a transaction: reserves key of scope for the request of fingerprint (reserved; a key
+    // In a transaction: reserves user_id's key for the request of fingerprint (reserved; a key
     // older than ttl_seconds is taken over), or finds it answered, or held by a transaction that
     // has not committed yet (busy: never waits for it).
-    KeyState reserve(const KeyScope &scope, const std::string &key, const std::string &fingerprint,
+    KeyState reserve(int64_t user_id, const std::string &key, const std::string &fingerprint,
                      int64_t ttl_seconds);
-    // Stores the answer of the key reserved in this transaction, and deletes the scope's keys
-    // older than ttl_seconds.
-    void answer(const KeyScope &scope, const std::string &key, int status, const std::string &body,
+    // Stores the answer of the key reserved in this transaction, and deletes up to 100 keys, of
+    // anyone, older than ttl_seconds.
+    void answer(int64_t user_id, const std::string &key, int status, const std::string &body,
                 int64_t ttl_seconds);
 
   private:
-    std::optional<KeyState> find(const KeyScope &scope, const std::string &key,
+    std::optional<KeyState> find(int64_t user_id, const std::string &key,
                                  const std::string &fingerprint, int64_t ttl_seconds);
 
     db::Connection &db_;

@@ -28,7 +28,7 @@ const char *const k_released_tables[] = {
 
 // Tables of later versions. A database holding any other table is not ours to change.
 const char *const k_later_tables[] = {"cms_schema_version", "cms_idempotency",
-                                      "cms_captcha_spent"};
+                                      "cms_captcha_spent", "cms_login_gate"};
 
 bool ours(const std::string &table) {
     auto is = [&](const char *name) { return table == name; };
@@ -59,6 +59,12 @@ int64_t file_version(const std::string &name) {
 }
 
 } // namespace
+
+const std::vector<std::string> &cache_tables() {
+    static const std::vector<std::string> tables = {"cms_login_failure", "cms_captcha_spent",
+                                                    "cms_idempotency", "cms_login_gate"};
+    return tables;
+}
 
 State recognise(const std::vector<std::string> &tables, std::optional<int64_t> recorded) {
     State state;

@@ -31,6 +31,10 @@ struct State {
 // Judges a database holding tables (any order) whose cms_schema_version row says recorded.
 State recognise(const std::vector<std::string> &tables, std::optional<int64_t> recorded);
 
+// The tables that hold a cache, not data: the login throttle's failures and gate rows, the spent
+// captcha tags, the Idempotency-Key answers. A backup keeps their definitions and none of their rows.
+const std::vector<std::string> &cache_tables();
+
 // One file of sql/migrations/: NNNN-what.sql takes a database from version NNNN - 1 to NNNN.
 struct Migration {
     int64_t version = 0;

@@ -1,10 +1,12 @@
-// Idempotency-Key: key syntax, whose key it is, the request fingerprint, replaying an answer.
+// Idempotency-Key: key syntax, whose key it is, the keyed request fingerprint, replaying an answer.
 #include "http/idempotency.h"
 
 #include <algorithm>
 
+#include "base/config.h"
 #include "base/digest.h"
 #include "base/errors.h"
+#include "base/text.h"
 #include "http/context.h"
 #include "http/handler_util.h"
 #include "http/request.h"
@@ -15,6 +17,8 @@ namespace cms {
 namespace {
 
 constexpr size_t k_max_key = 100;
+// What the fingerprint key is derived from jwt_secret with, so that it is never the JWT key.
+constexpr std::string_view k_fingerprint_label = "cms-fcgi idempotency fingerprint v1";
 
 bool key_char(char c) {
     return c > 0x20 && c < 0x7F && c != '"' && c != '\\';
@@ -32,16 +36,25 @@ std::string boundary_of(const std::string &content_type) {
     return value;
 }
 
+// HMAC-SHA256 of what makes a request what it is, as hex, under a key derived from jwt_secret:
+// a body may hold a password (register), and a plain digest of it would let whoever reads the
+// table or a backup test guesses offline, at the speed of SHA-256, past Argon2.
+std::string keyed(const Config &config, const std::string &same) {
+    std::string key = digest::hmac_sha256(config.jwt_secret, k_fingerprint_label);
+    std::string mac = digest::hmac_sha256(key, same);
+    return text::hex(reinterpret_cast<const unsigned char *>(mac.data()), mac.size());
+}
+
 // What makes two requests the same: method, path and body. A multipart body counts with its
 // boundary replaced: the boundary is random, so a client that encodes the same upload again
 // sends other bytes around the same parts, and another file must still be told apart.
-std::string fingerprint(const Request &req) {
+std::string fingerprint(const Request &req, const Config &config) {
     std::string same = req.method + ' ' + req.path + '\n';
     std::string boundary;
     if (media_type(req.content_type) == "multipart/form-data")
         boundary = boundary_of(req.content_type);
     if (boundary.empty())
-        return digest::sha256_hex(same + req.content_type + '\n' + req.body);
+        return keyed(config, same + req.content_type + '\n' + req.body);
     same += "multipart/form-data\n";
     std::string delimiter = "--" + boundary;
     for (size_t pos = 0;;) {
@@ -52,13 +65,14 @@ std::string fingerprint(const Request &req) {
         same += "--boundary";
         pos = at + delimiter.size();
     }
-    return digest::sha256_hex(same);
+    return keyed(config, same);
 }
 
 } // namespace
 
 std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx) {
-    if (req.method != "POST" || req.idempotency_key.empty())
+    // No user: a public route, whose answer (a login's tokens, a captcha) is never stored.
+    if (req.method != "POST" || req.idempotency_key.empty() || !ctx.user)
         return std::nullopt;
     std::string key = req.idempotency_key;
     if (key.size() >= 2 && key.front() == '"' && key.back() == '"')
@@ -68,18 +82,13 @@ std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx
         valid = valid && key_char(c);
     if (!valid)
         throw ApiError(400, Code::idempotency_key_invalid);
-    KeyScope scope;
-    if (ctx.user)
-        scope.user_id = ctx.user->id;
-    else
-        scope.address = req.remote_addr;
-    return IdempotencyKey{key, scope};
+    return IdempotencyKey{key, ctx.user->id};
 }
 
 std::optional<Response> replay_or_reserve(const IdempotencyKey &key, const Request &req, Ctx &ctx) {
-    std::string mine = fingerprint(req);
+    std::string mine = fingerprint(req, ctx.config);
     KeyState state =
-        IdempotencyStore(ctx.db).reserve(key.scope, key.key, mine, k_idempotency_seconds);
+        IdempotencyStore(ctx.db).reserve(key.user_id, key.key, mine, k_idempotency_seconds);
     if (state.kind == KeyState::Kind::busy)
         throw ApiError(409, Code::idempotency_key_busy);
     if (state.kind == KeyState::Kind::reserved)
@@ -92,7 +101,7 @@ std::optional<Response> replay_or_reserve(const IdempotencyKey &key, const Reque
 }
 
 void remember_answer(const IdempotencyKey &key, const Ctx &ctx, const Response &res) {
-    IdempotencyStore(ctx.db).answer(key.scope, key.key, res.status, res.body,
+    IdempotencyStore(ctx.db).answer(key.user_id, key.key, res.status, res.body,
                                     k_idempotency_seconds);
 }
 

@@ -1,7 +1,9 @@
-// Idempotency-Key on POST (doc/limits.md): the same key from the same user (or, on a
-// public route, the same client address) within 24 hours gets the first answer again and runs
-// nothing. Called by dispatch inside the request's transaction, so that a key is recorded if and
-// only if the change it answered committed.
+// Idempotency-Key on POST (doc/limits.md): the same key from the same user within 24 hours gets
+// the first answer again and runs nothing. Public routes (login, captcha) ignore it: their answers
+// hold tokens and codes, which are never stored. The stored fingerprint is keyed (HMAC), so that
+// a body holding a password (register) cannot be guessed from the table or a backup. Called by
+// dispatch inside the request's transaction, so that a key is recorded if and only if the change
+// it answered committed.
 #pragma once
 
 #include <cstdint>
@@ -22,12 +24,13 @@ constexpr int64_t k_idempotency_seconds = 24 * 60 * 60;
 // A request's key and whose it is.
 struct IdempotencyKey {
     std::string key;
-    KeyScope scope;
+    int64_t user_id = 0;
 };
 
-// The key of req when it is a POST that carries one, else nullopt; 400/10390 for a malformed
-// key: 1 to 100 visible ASCII characters, optionally in double quotes (the structured-field
-// string of the IETF draft), no quote or backslash inside.
+// The key of req when it is a POST by an authenticated user that carries one, else nullopt (the
+// header is ignored); 400/10390 for a malformed key: 1 to 100 visible ASCII characters,
+// optionally in double quotes (the structured-field string of the IETF draft), no quote or
+// backslash inside.
 std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx);
 
 // In the request's transaction: reserves the key and returns nullopt, or returns the first answer

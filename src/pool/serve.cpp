@@ -173,8 +173,9 @@ void fix_malloc_thresholds() {
 
 int serve(const Config &config, const Messages &messages, bool supervise, char **argv) {
     fix_malloc_thresholds();
-    int listen_fd = listening_socket(config.listen);
-    SocketFile socket_file = own_socket_file(config.listen, listen_fd);
+    ListenSocket socket = listening_socket(config.listen);
+    int listen_fd = socket.fd;
+    SocketFile socket_file = own_socket_file(socket.listen, listen_fd);
     if (listen_fd >= 0)
         check_schema_at_start(config);
     int status;
@@ -193,7 +194,7 @@ int serve(const Config &config, const Messages &messages, bool supervise, char *
                 "cannot make the scoreboard's shared memory: /status has no pool figures");
         std::string exe = own_path(argv[0]);
         status = run_supervisor(
-            config, listen_fd,
+            config, socket,
             [&](int fd, size_t slot) {
                 return run_worker_process(config, messages, fd, shared, board.get(), slot);
             },

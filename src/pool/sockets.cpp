@@ -11,6 +11,7 @@
 #include <string>
 
 #include <fcgiapp.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
@@ -28,9 +29,10 @@ namespace cms {
 
 namespace {
 
-// The environment variable through which a re-executed master learns which descriptor is the
-// listening socket it already holds.
+// The environment variables through which a re-executed master learns which descriptor is the
+// listening socket it already holds, and for which listen it was opened.
 constexpr const char *k_inherited_socket_env = "CMS_SUPERVISOR_SOCKET";
+constexpr const char *k_inherited_listen_env = "CMS_SUPERVISOR_LISTEN";
 
 constexpr int k_listen_backlog = 1024;
 
@@ -114,28 +116,70 @@ bool unix_listen_queue(int fd, int64_t &now, int64_t &limit) {
     return found;
 }
 
+// A new listening socket on listen (not empty).
+int open_listen(const std::string &listen) {
+    bool unix_path = listen.find(':') == std::string::npos;
+    if (unix_path)
+        check_socket_path(listen);
+    int fd = FCGX_OpenSocket(listen.c_str(), k_listen_backlog);
+    if (fd < 0)
+        throw std::runtime_error("cannot listen on '" + listen + "'");
+    if (unix_path && chmod(listen.c_str(), 0660) != 0) {
+        int error = errno;
+        close(fd);
+        throw std::runtime_error("cannot set the mode of socket '" + listen + "': " +
+                                 std::strerror(error));
+    }
+    log_info("listening on " + listen);
+    return fd;
+}
+
+// The socket a re-executed master was handed, for a listen that has changed since: no longer
+// listened on, and its file removed when the pool made it. Fd 0 (spawn-fcgi's) becomes
+// /dev/null, so that no later open takes the descriptor of standard input.
+void retire_socket(const ListenSocket &old) {
+    remove_socket_file(own_socket_file(old.listen, old.fd));
+    if (old.fd == 0) {
+        int null = open("/dev/null", O_RDONLY);
+        if (null > 0) {
+            dup2(null, 0);
+            close(null);
+        }
+    } else {
+        close(old.fd);
+    }
+}
+
 } // namespace
 
-int listening_socket(const std::string &listen) {
+ListenSocket listening_socket(const std::string &listen) {
     if (const char *inherited = std::getenv(k_inherited_socket_env)) {
         char *end = nullptr;
         long fd = std::strtol(inherited, &end, 10);
         if (end == inherited || *end != '\0' || fd < 0 || fd > INT_MAX)
             throw std::runtime_error(std::string(k_inherited_socket_env) + " is not a descriptor");
+        const char *handed_listen = std::getenv(k_inherited_listen_env);
+        // Without the listen (a master of an older version), the socket is taken as it is.
+        ListenSocket handed{static_cast<int>(fd), handed_listen ? handed_listen : listen};
         unsetenv(k_inherited_socket_env);
-        return static_cast<int>(fd);
+        unsetenv(k_inherited_listen_env);
+        if (handed.listen == listen || listen.empty())
+            return handed;
+        try {
+            ListenSocket fresh{open_listen(listen), listen};
+            retire_socket(handed);
+            log_info("listen changed from '" + handed.listen + "' to '" + listen +
+                     "': the old socket is closed");
+            return fresh;
+        } catch (const std::runtime_error &e) {
+            log_error(std::string(e.what()) + "; serving on '" + handed.listen +
+                      "' still, as before the restart");
+            return handed;
+        }
     }
     if (listen.empty())
-        return FCGX_IsCGI() ? -1 : 0;
-    if (listen.find(':') == std::string::npos)
-        check_socket_path(listen);
-    int fd = FCGX_OpenSocket(listen.c_str(), k_listen_backlog);
-    if (fd < 0)
-        throw std::runtime_error("cannot listen on '" + listen + "'");
-    if (listen.find(':') == std::string::npos && chmod(listen.c_str(), 0660) != 0)
-        throw std::runtime_error("cannot set the mode of socket '" + listen + "'");
-    log_info("listening on " + listen);
-    return fd;
+        return {FCGX_IsCGI() ? -1 : 0, ""};
+    return {open_listen(listen), listen};
 }
 
 SocketFile own_socket_file(const std::string &listen, int fd) {
@@ -162,13 +206,15 @@ void remove_socket_file(const SocketFile &socket) {
         log_warn("cannot remove socket '" + socket.path + "': " + std::strerror(errno));
 }
 
-void hand_over_socket(int fd) {
-    std::string value = std::to_string(fd);
+void hand_over_socket(const ListenSocket &socket) {
+    std::string value = std::to_string(socket.fd);
     setenv(k_inherited_socket_env, value.c_str(), 1);
+    setenv(k_inherited_listen_env, socket.listen.c_str(), 1);
 }
 
 void take_back_socket() {
     unsetenv(k_inherited_socket_env);
+    unsetenv(k_inherited_listen_env);
 }
 
 bool listen_queue(int fd, int64_t &now, int64_t &limit) {

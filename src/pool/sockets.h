@@ -10,12 +10,22 @@
 
 namespace cms {
 
-// The listening socket: the one a re-executed master already holds (hand_over_socket), a new one
-// on listen (a unix socket only the process's user and group may connect to; a path that holds
-// anything but a socket nothing listens on is refused, since libfcgi unlinks whatever is there),
-// or the one inherited on fd 0 from spawn-fcgi or a systemd socket unit. -1 when the process is
-// a CGI program. Throws on failure.
-int listening_socket(const std::string &listen);
+// The listening socket and the listen value it was opened for: empty for one inherited on fd 0
+// from spawn-fcgi or a systemd socket unit.
+struct ListenSocket {
+    int fd = -1;
+    std::string listen;
+};
+
+// The listening socket: the one a re-executed master already holds (hand_over_socket) when it
+// was opened for the same listen; a new one on listen (a unix socket only the process's user and
+// group may connect to; a path that holds anything but a socket nothing listens on is refused,
+// since libfcgi unlinks whatever is there), the handed one then closed and its file removed when
+// the pool made it; or the one inherited on fd 0 from spawn-fcgi or a systemd socket unit. fd -1
+// when the process is a CGI program. Throws on failure, but for a re-exec whose new listen cannot
+// be opened: that one logs why and goes on with the handed socket, so that a reload never stops
+// the pool.
+ListenSocket listening_socket(const std::string &listen);
 
 // The unix socket file this process (or the master it re-executed from) made from listen, which
 // a clean stop removes; path empty for a TCP socket and for one inherited from spawn-fcgi or a
@@ -31,9 +41,9 @@ SocketFile own_socket_file(const std::string &listen, int fd);
 // Removes socket's file when the file at its path is still the one this process found there.
 void remove_socket_file(const SocketFile &socket);
 
-// Across the master's re-exec: fd is put in the environment for listening_socket() of the new
-// program; take_back_socket() undoes it when the exec failed.
-void hand_over_socket(int fd);
+// Across the master's re-exec: the socket and its listen are put in the environment for
+// listening_socket() of the new program; take_back_socket() undoes it when the exec failed.
+void hand_over_socket(const ListenSocket &socket);
 void take_back_socket();
 
 // The listening socket's queue now and its length limit (TCP_INFO for TCP, sock_diag for a unix

@@ -32,6 +32,8 @@ constexpr auto k_stable_after = std::chrono::seconds(10);
 constexpr auto k_first_backoff = std::chrono::milliseconds(100);
 // Short enough that a pool whose crash loop ended serves again within two seconds.
 constexpr auto k_max_backoff = std::chrono::milliseconds(1000);
+// The master's signals, blocked from the start to the end and taken by sigtimedwait.
+const int k_handled_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR2, SIGCHLD};
 // How long after stop_timeout stopped workers get before they are killed.
 constexpr auto k_kill_grace = std::chrono::seconds(5);
 
@@ -81,9 +83,9 @@ std::string format_seconds(Clock::duration d) {
 
 class Supervisor {
   public:
-    Supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main, const char *exe,
-               char **argv, Scoreboard *board)
-        : config_(config), listen_fd_(listen_fd), worker_main_(worker_main), exe_(exe), argv_(argv),
+    Supervisor(const Config &config, const ListenSocket &socket, const WorkerMain &worker_main,
+               const char *exe, char **argv, Scoreboard *board)
+        : config_(config), socket_(socket), listen_fd_(socket.fd), worker_main_(worker_main), exe_(exe), argv_(argv),
           board_(board), slots_(static_cast<size_t>(config.workers)) {}
     int run();
 
@@ -96,6 +98,7 @@ class Supervisor {
     bool alive() const;
 
     const Config &config_;
+    const ListenSocket socket_;
     int listen_fd_;
     const WorkerMain &worker_main_;
     const char *exe_;
@@ -224,20 +227,25 @@ void Supervisor::restart() {
     log_info("restarting: re-executing " + std::string(exe_) +
              "; the current workers finish what they were handed");
     signal_all(SIGTERM);
-    hand_over_socket(listen_fd_);
-    sigprocmask(SIG_SETMASK, &original_, nullptr);
+    hand_over_socket(socket_);
+    // With the signals still blocked: the mask survives execv, so a TERM or a USR2 that arrives
+    // before the new program has taken them over waits for its sigtimedwait instead of killing
+    // the master by the default action (the handlers do not survive).
     execv(exe_, argv_);
     // Still this program: its workers were told to stop, and their slots start new ones.
-    sigprocmask(SIG_BLOCK, &handled_, nullptr);
     take_back_socket();
     log_error(std::string("cannot re-execute '") + exe_ + "': " + std::strerror(errno));
 }
 
 int Supervisor::run() {
     sigemptyset(&handled_);
-    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR2, SIGCHLD})
+    for (int sig : k_handled_signals)
         sigaddset(&handled_, sig);
     sigprocmask(SIG_BLOCK, &handled_, &original_);
+    // A master re-executed by restart() starts with them blocked already; its workers and its
+    // -t check must not.
+    for (int sig : k_handled_signals)
+        sigdelset(&original_, sig);
     // A handler, so that SIGCHLD is never discarded as ignored; it is taken by sigtimedwait.
     signal(SIGCHLD, on_child);
     signal(SIGPIPE, SIG_IGN);
@@ -287,9 +295,9 @@ int Supervisor::run() {
 
 } // namespace
 
-int run_supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
+int run_supervisor(const Config &config, const ListenSocket &socket, const WorkerMain &worker_main,
                    const char *exe, char **argv, Scoreboard *board) {
-    Supervisor supervisor(config, listen_fd, worker_main, exe, argv, board);
+    Supervisor supervisor(config, socket, worker_main, exe, argv, board);
     return supervisor.run();
 }
 

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <functional>
 
+#include "pool/sockets.h"
+
 namespace cms {
 
 struct Config;
@@ -16,10 +18,10 @@ class Scoreboard;
 // scoreboard; returns its exit status.
 using WorkerMain = std::function<int(int listen_fd, size_t slot)>;
 
-// Supervises config.workers processes running worker_main until a stop signal; a restart
-// re-executes exe with argv. Records starts, deaths and the listen queue in board (if any).
+// Supervises config.workers processes running worker_main on socket until a stop signal; a
+// restart re-executes exe with argv, handing socket over. Records starts, deaths and the listen queue in board (if any).
 // Returns the exit status.
-int run_supervisor(const Config &config, int listen_fd, const WorkerMain &worker_main,
+int run_supervisor(const Config &config, const ListenSocket &socket, const WorkerMain &worker_main,
                    const char *exe, char **argv, Scoreboard *board);
 
 } // namespace cms

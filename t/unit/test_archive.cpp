@@ -52,6 +52,40 @@ std::string sample() {
     return bytes;
 }
 
+// One member as a tar program writes it: a ustar header of type type for name (at most 100 bytes)
+// announcing data, then data padded to whole blocks. For archives TarWriter would not write.
+std::string raw_member(const std::string &name, char type, const std::string &data) {
+    std::string header(512, '\0');
+    header.replace(0, name.size(), name);
+    auto octal = [&header](size_t at, size_t width, unsigned long long value) {
+        char digits[32];
+        std::snprintf(digits, sizeof digits, "%0*llo", static_cast<int>(width - 1), value);
+        header.replace(at, width - 1, digits);
+    };
+    octal(100, 8, 0600);
+    octal(108, 8, 0);
+    octal(116, 8, 0);
+    octal(124, 12, data.size());
+    octal(136, 12, 0);
+    header[156] = type;
+    header.replace(257, 8, std::string("ustar\0" "00", 8));
+    header.replace(148, 8, "        ");
+    unsigned sum = 0;
+    for (unsigned char c : header)
+        sum += c;
+    octal(148, 7, sum);
+    std::string padded = data;
+    padded.resize((data.size() + 511) / 512 * 512, '\0');
+    return header + padded;
+}
+
+const std::string k_end(1024, '\0');
+
+// A pax extended header holding records, then member "short" holding "x", then the end.
+std::string with_pax(const std::string &records) {
+    return raw_member("././@PaxHeader", 'x', records) + raw_member("short", '0', "x") + k_end;
+}
+
 // Reads every member of bytes, returning "name sha256" lines.
 std::string read_all(const std::string &bytes) {
     int fd = file_of(bytes);
@@ -81,6 +115,12 @@ class ArchiveTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(a_record_of_zeros_after_the_end_is_read);
     CPPUNIT_TEST(a_file_shorter_than_announced_is_refused);
     CPPUNIT_TEST(safe_names_stay_below_their_directory);
+    CPPUNIT_TEST(names_too_long_for_ustar_read_back_through_pax);
+    CPPUNIT_TEST(a_pax_header_from_another_tar_program_is_read);
+    CPPUNIT_TEST(a_pax_name_comes_out_as_it_is_for_safe_name_to_judge);
+    CPPUNIT_TEST(a_pax_header_with_anything_but_one_path_is_refused);
+    CPPUNIT_TEST(a_pax_header_larger_than_16_kib_is_refused);
+    CPPUNIT_TEST(a_pax_header_without_its_member_is_refused);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -143,6 +183,72 @@ class ArchiveTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(!cms::archive::safe_name("files//a"));
         CPPUNIT_ASSERT(!cms::archive::safe_name("files/"));
         CPPUNIT_ASSERT(!cms::archive::safe_name(".."));
+    }
+
+    // lin_file.path holds 500 characters: 2,000 bytes of UTF-8 at most.
+    void names_too_long_for_ustar_read_back_through_pax() {
+        std::string deep = "files";
+        while (deep.size() < 2000)
+            deep += "/d\xc3\xa9";
+        const std::string names[] = {
+            deep,                                                      // many short parts
+            "files/2026/01/01/" + std::string(200, 'f') + ".png",      // a last part over 100
+            "files/" + std::string(150, 'p') + "/" + std::string(99, 'f'), // no slash to split at
+        };
+        int out = file_of("");
+        cms::archive::TarWriter tar(out);
+        std::string expected;
+        for (const std::string &name : names) {
+            tar.add_bytes(name, name, 0);
+            expected += name + " " + cms::digest::sha256_hex(name) + "\n";
+        }
+        tar.finish();
+        std::string bytes = contents(out);
+        close(out);
+        CPPUNIT_ASSERT_EQUAL(size_t(0), bytes.size() % 512);
+        CPPUNIT_ASSERT_EQUAL(expected, read_all(bytes));
+    }
+
+    void a_pax_header_from_another_tar_program_is_read() {
+        CPPUNIT_ASSERT_EQUAL("files/a/b.png " + cms::digest::sha256_hex("x") + "\n",
+                             read_all(with_pax("22 path=files/a/b.png\n")));
+    }
+
+    void a_pax_name_comes_out_as_it_is_for_safe_name_to_judge() {
+        std::string traversal = read_all(with_pax("26 path=files/../../etc/x\n"));
+        CPPUNIT_ASSERT_EQUAL(std::string("files/../../etc/x"), traversal.substr(0, traversal.find(' ')));
+        CPPUNIT_ASSERT(!cms::archive::safe_name("files/../../etc/x"));
+        std::string absolute = read_all(with_pax("20 path=/etc/passwd\n"));
+        CPPUNIT_ASSERT_EQUAL(std::string("/etc/passwd"), absolute.substr(0, absolute.find(' ')));
+    }
+
+    // A size, linkpath or other record taken as only a name would misread what follows.
+    void a_pax_header_with_anything_but_one_path_is_refused() {
+        for (const std::string &records :
+             {std::string("9 size=5\n"), std::string("10 path=a\n9 size=5\n"),
+              std::string("10 path=a\n10 path=b\n"), std::string("13 path=a\n"),
+              std::string("11 path=a\n"), std::string("10 path=a\n "), std::string("8 path=\n"),
+              std::string("8 patha\n"), std::string("path=a\n"), std::string(" 9 path=a\n"),
+              std::string("11 path=a\0\n", 11), std::string("000014 path=a\n"), std::string("")})
+            CPPUNIT_ASSERT_THROW_MESSAGE(records, read_all(with_pax(records)), std::runtime_error);
+    }
+
+    void a_pax_header_larger_than_16_kib_is_refused() {
+        std::string name(16384 - 12, 'a');
+        std::string fits = "16384 path=" + name + "\n";
+        CPPUNIT_ASSERT_EQUAL(size_t(16384), fits.size());
+        CPPUNIT_ASSERT_NO_THROW(read_all(with_pax(fits)));
+        std::string over = "16385 path=" + name + "a\n";
+        CPPUNIT_ASSERT_EQUAL(size_t(16385), over.size());
+        CPPUNIT_ASSERT_THROW(read_all(with_pax(over)), std::runtime_error);
+    }
+
+    void a_pax_header_without_its_member_is_refused() {
+        std::string pax = raw_member("././@PaxHeader", 'x', "10 path=a\n");
+        CPPUNIT_ASSERT_THROW(read_all(pax + k_end), std::runtime_error);
+        CPPUNIT_ASSERT_THROW(read_all(pax + pax + raw_member("short", '0', "x") + k_end),
+                             std::runtime_error);
+        CPPUNIT_ASSERT_THROW(read_all(pax), std::runtime_error);
     }
 };
 

@@ -79,6 +79,7 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(non_numeric_int_is_refused);
     CPPUNIT_TEST(out_of_range_int_is_refused);
     CPPUNIT_TEST(int_bounds_are_inclusive);
+    CPPUNIT_TEST(db_name_that_an_option_parser_would_take_is_refused);
     CPPUNIT_TEST(cors_star_is_kept_as_the_any_origin_item);
     CPPUNIT_TEST(cors_empty_value_is_the_empty_list);
     CPPUNIT_TEST(cors_list_is_split_on_whitespace);
@@ -95,6 +96,8 @@ class ConfigTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(check_refuses_lin_cms_default_secret);
     CPPUNIT_TEST(check_refuses_listen_without_host);
     CPPUNIT_TEST(check_refuses_unknown_login_captcha_mode);
+    CPPUNIT_TEST(status_allow_is_loopback_only_by_default);
+    CPPUNIT_TEST(check_refuses_a_status_allow_entry_that_is_no_address);
     CPPUNIT_TEST(check_accepts_32_byte_secret);
     CPPUNIT_TEST(config_value_gives_text_int_and_list_keys);
     CPPUNIT_TEST(config_value_of_unknown_key_throws);
@@ -174,6 +177,21 @@ class ConfigTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(int64_t(256), parsed("workers = 256\n").workers);
         CPPUNIT_ASSERT_EQUAL(int64_t(65535), parsed("db_port = 65535\n").db_port);
         CPPUNIT_ASSERT_EQUAL(int64_t(2), parsed("json_max_depth = 2\n").json_max_depth);
+    }
+
+    // db_name is an argument of mariadb-dump: "-..." would be an option there.
+    void db_name_that_an_option_parser_would_take_is_refused() {
+        for (const char *value : {"-x", "--result-file=/tmp/x", ""}) {
+            std::string what = parse_error("\ndb_name = " + std::string(value) + "\n");
+            CPPUNIT_ASSERT_MESSAGE(value + (": " + what), contains(what, "line 2"));
+            CPPUNIT_ASSERT_MESSAGE(value + (": " + what), contains(what, "db_name"));
+        }
+        char name[] = "CMS_DB_NAME=--all-databases";
+        char *env[] = {name, nullptr};
+        Config c = parsed("");
+        std::string what = env_error(c, env);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "CMS_DB_NAME"));
+        CPPUNIT_ASSERT_EQUAL(std::string("my-cms"), parsed("db_name = my-cms\n").db_name);
     }
 
     // config.h: "*" among the origins allows any; it is kept as an item, not turned into [].
@@ -306,6 +324,23 @@ class ConfigTest : public CppUnit::TestFixture {
         c.login_captcha = "sometimes";
         std::string what = check_error(c);
         CPPUNIT_ASSERT_MESSAGE(what, contains(what, "login_captcha 'sometimes'"));
+    }
+
+    void status_allow_is_loopback_only_by_default() {
+        // Not unix:, which is every client of a web server that a proxy reaches on a unix socket.
+        CPPUNIT_ASSERT_EQUAL(std::string("127.0.0.1 ::1"), config_value(parsed(""), "status_allow"));
+    }
+
+    void check_refuses_a_status_allow_entry_that_is_no_address() {
+        Config c = with_secret(k_secret_32);
+        c.status_allow = {"127.0.0.1", "unix:", "10.0.0.0/8", "*"};
+        CPPUNIT_ASSERT_NO_THROW(check_config(c));
+        c.status_allow = {"127.0.0.1", "10.0.0.0/33"};
+        std::string what = check_error(c);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "status_allow: '10.0.0.0/33'"));
+        c.status_allow = {"localhost"};
+        what = check_error(c);
+        CPPUNIT_ASSERT_MESSAGE(what, contains(what, "status_allow: 'localhost'"));
     }
 
     void check_accepts_32_byte_secret() {

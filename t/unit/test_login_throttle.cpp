@@ -1,6 +1,6 @@
 // Unit tests for src/api/login_throttle.cpp: each limit at its boundary, and the attempts the rule must
 // never refuse (another address, an address without failures once the username is at its ceiling),
-// and when a captcha is asked in each login_captcha mode.
+// and when a captcha is asked in each login_captcha mode; the address a client is counted under.
 #include "api/login_throttle.h"
 #include "base/config.h"
 
@@ -10,6 +10,7 @@ using cms::Config;
 using cms::login_captcha_asked;
 using cms::login_refused;
 using cms::LoginFailures;
+using cms::throttle_address;
 
 namespace {
 
@@ -22,12 +23,30 @@ Config limits() {
     return config;
 }
 
-bool refused(int64_t pair, int64_t username, int64_t address) {
+// pair_checked: of the pair's failures, those whose password was checked (all unless given).
+bool refused(int64_t pair, int64_t username, int64_t address, int64_t pair_checked = -1) {
+    LoginFailures failures;
+    failures.pair = pair;
+    failures.pair_checked = pair_checked < 0 ? pair : pair_checked;
+    failures.username = username;
+    failures.address = address;
+    return login_refused(failures, limits());
+}
+
+// Whether a captcha is asked, with the defaults (after_failures, from 3), of a check whose pair,
+// username and address have failed that often.
+bool asked(int64_t pair, int64_t username, int64_t address, const Config &config = Config()) {
     LoginFailures failures;
     failures.pair = pair;
     failures.username = username;
     failures.address = address;
-    return login_refused(failures, limits());
+    return login_captcha_asked(failures, config);
+}
+
+std::string counted(const std::string &address, int64_t prefix = 64) {
+    Config config;
+    config.login_ipv6_prefix = prefix;
+    return throttle_address(address, config);
 }
 
 } // namespace
@@ -42,8 +61,17 @@ class LoginThrottleTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(username_at_its_ceiling_refuses_an_address_that_failed_for_it);
     CPPUNIT_TEST(username_at_its_ceiling_lets_an_address_without_failures_through);
     CPPUNIT_TEST(username_at_its_ceiling_lets_through_an_address_that_failed_only_elsewhere);
+    CPPUNIT_TEST(username_at_its_ceiling_lets_through_an_address_refused_only_for_the_captcha);
     CPPUNIT_TEST(captcha_after_failures_is_asked_from_login_captcha_after_on);
     CPPUNIT_TEST(captcha_always_and_off_ignore_the_failures);
+    CPPUNIT_TEST(captcha_is_asked_by_address_whatever_the_username);
+    CPPUNIT_TEST(captcha_is_asked_by_username_from_every_address);
+    CPPUNIT_TEST(ipv4_is_counted_as_it_is);
+    CPPUNIT_TEST(ipv6_is_counted_by_its_network_of_64_bits);
+    CPPUNIT_TEST(ipv6_spellings_of_one_network_are_one_address);
+    CPPUNIT_TEST(ipv6_prefix_follows_the_configuration);
+    CPPUNIT_TEST(ipv4_mapped_ipv6_is_its_ipv4_address);
+    CPPUNIT_TEST(what_is_not_an_address_is_kept_as_it_is);
     CPPUNIT_TEST_SUITE_END();
 
     void no_failures_is_let_through() { CPPUNIT_ASSERT(!refused(0, 0, 0)); }
@@ -81,23 +109,78 @@ class LoginThrottleTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(!refused(0, 10, 5));
     }
 
+    void username_at_its_ceiling_lets_through_an_address_refused_only_for_the_captcha() {
+        // The owner's first try from a fresh address, without the captcha it could not know of.
+        CPPUNIT_ASSERT(!refused(1, 10, 1, 0));
+        CPPUNIT_ASSERT(refused(2, 10, 2, 1));
+    }
+
     void captcha_after_failures_is_asked_from_login_captcha_after_on() {
         Config config;
         CPPUNIT_ASSERT_EQUAL(std::string("after_failures"), config.login_captcha);
         CPPUNIT_ASSERT_EQUAL(int64_t(3), config.login_captcha_after);
-        CPPUNIT_ASSERT(!login_captcha_asked(0, config));
-        CPPUNIT_ASSERT(!login_captcha_asked(2, config));
-        CPPUNIT_ASSERT(login_captcha_asked(3, config));
-        CPPUNIT_ASSERT(login_captcha_asked(40, config));
+        CPPUNIT_ASSERT(!asked(0, 0, 0));
+        CPPUNIT_ASSERT(!asked(2, 2, 2));
+        CPPUNIT_ASSERT(asked(3, 3, 3));
+        CPPUNIT_ASSERT(asked(40, 40, 40));
     }
 
     void captcha_always_and_off_ignore_the_failures() {
         Config config;
         config.login_captcha = "always";
-        CPPUNIT_ASSERT(login_captcha_asked(0, config));
+        CPPUNIT_ASSERT(asked(0, 0, 0, config));
         config.login_captcha = "off";
-        CPPUNIT_ASSERT(!login_captcha_asked(0, config));
-        CPPUNIT_ASSERT(!login_captcha_asked(1000, config));
+        CPPUNIT_ASSERT(!asked(0, 0, 0, config));
+        CPPUNIT_ASSERT(!asked(1000, 1000, 1000, config));
+    }
+
+    void captcha_is_asked_by_address_whatever_the_username() {
+        // Three failures of the address for other usernames; none for this one.
+        CPPUNIT_ASSERT(asked(0, 0, 3));
+        CPPUNIT_ASSERT(!asked(0, 0, 2));
+    }
+
+    void captcha_is_asked_by_username_from_every_address() {
+        // A distributed guess: the username failed 3 times, from addresses other than this one.
+        CPPUNIT_ASSERT(asked(0, 3, 0));
+        CPPUNIT_ASSERT(!asked(0, 2, 0));
+        CPPUNIT_ASSERT(asked(0, 500, 0));
+    }
+
+    void ipv4_is_counted_as_it_is() {
+        CPPUNIT_ASSERT_EQUAL(std::string("192.0.2.1"), counted("192.0.2.1"));
+        CPPUNIT_ASSERT_EQUAL(std::string("192.0.2.2"), counted("192.0.2.2"));
+    }
+
+    void ipv6_is_counted_by_its_network_of_64_bits() {
+        CPPUNIT_ASSERT_EQUAL(std::string("2001:db8:1:2::/64"), counted("2001:db8:1:2::1"));
+        CPPUNIT_ASSERT_EQUAL(std::string("2001:db8:1:2::/64"),
+                             counted("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+        CPPUNIT_ASSERT_EQUAL(std::string("2001:db8:1:3::/64"), counted("2001:db8:1:3::1"));
+        CPPUNIT_ASSERT_EQUAL(std::string("::/64"), counted("::1"));
+    }
+
+    void ipv6_spellings_of_one_network_are_one_address() {
+        CPPUNIT_ASSERT_EQUAL(counted("2001:db8:1:2::1"), counted("2001:DB8:1:2:0:0:0:9"));
+        CPPUNIT_ASSERT_EQUAL(counted("2001:db8:1:2::1"), counted("2001:0db8:0001:0002::abcd"));
+    }
+
+    void ipv6_prefix_follows_the_configuration() {
+        CPPUNIT_ASSERT_EQUAL(std::string("2001:db8:1::/48"), counted("2001:db8:1:2::1", 48));
+        CPPUNIT_ASSERT_EQUAL(std::string("2001:db8:1:2:8000::/65"),
+                             counted("2001:db8:1:2:ffff::1", 65));
+        CPPUNIT_ASSERT_EQUAL(std::string("2001:db8:1:2::1"), counted("2001:db8:1:2::1", 128));
+        CPPUNIT_ASSERT(counted("2001:db8:1:2::1", 128) != counted("2001:db8:1:2::2", 128));
+    }
+
+    void ipv4_mapped_ipv6_is_its_ipv4_address() {
+        CPPUNIT_ASSERT_EQUAL(std::string("192.0.2.1"), counted("::ffff:192.0.2.1"));
+    }
+
+    void what_is_not_an_address_is_kept_as_it_is() {
+        CPPUNIT_ASSERT_EQUAL(std::string(""), counted(""));
+        CPPUNIT_ASSERT_EQUAL(std::string("unix:"), counted("unix:"));
+        CPPUNIT_ASSERT_EQUAL(std::string("fe80::1%eth0"), counted("fe80::1%eth0"));
     }
 };
 

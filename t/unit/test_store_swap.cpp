@@ -1,0 +1,58 @@
+// Unit tests for src/cli/store_swap.cpp's pure part: which top-level entries of a file store a
+// restore swaps (the restored tree's, and those holding a lin_file row's file) and which stay,
+// and when a store counts as holding data.
+#include "cli/store_swap.h"
+
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <string>
+#include <vector>
+
+using cms::store_swap::holds_data;
+using cms::store_swap::replaced_names;
+using Names = std::vector<std::string>;
+
+class StoreSwapTest : public CppUnit::TestFixture {
+    CPPUNIT_TEST_SUITE(StoreSwapTest);
+    CPPUNIT_TEST(swaps_the_restored_entries_and_keeps_the_rest);
+    CPPUNIT_TEST(swaps_an_entry_holding_a_row_file_of_either_database);
+    CPPUNIT_TEST(a_row_naming_an_entry_not_in_the_store_adds_nothing);
+    CPPUNIT_TEST(names_are_sorted_and_once_and_never_a_scratch_directory);
+    CPPUNIT_TEST(hidden_entries_are_no_data);
+    CPPUNIT_TEST_SUITE_END();
+
+  public:
+    void swaps_the_restored_entries_and_keeps_the_rest() {
+        Names present{".htaccess", "2026", "robots.txt"};
+        CPPUNIT_ASSERT(replaced_names(present, {"2026", "2025"}, {}) == (Names{"2025", "2026"}));
+    }
+
+    void swaps_an_entry_holding_a_row_file_of_either_database() {
+        Names present{".htaccess", "2026", "legacy", "robots.txt"};
+        Names rows{"legacy/a/b.png", "2026/01/02/c.png"};
+        CPPUNIT_ASSERT(replaced_names(present, {"2025"}, rows) ==
+                       (Names{"2025", "2026", "legacy"}));
+    }
+
+    void a_row_naming_an_entry_not_in_the_store_adds_nothing() {
+        CPPUNIT_ASSERT(replaced_names({".htaccess"}, {}, {"2019/01/01/x.png", "top.png"}) ==
+                       Names{});
+        CPPUNIT_ASSERT(replaced_names({"top.png"}, {}, {"top.png"}) == Names{"top.png"});
+    }
+
+    void names_are_sorted_and_once_and_never_a_scratch_directory() {
+        Names present{"b", "a", ".cms-restore-AbC123"};
+        Names restored{"b", "a", ".cms-restore-AbC123"};
+        Names rows{"a/x", "b/y", ".cms-restore-AbC123/incoming/z", "a/w"};
+        CPPUNIT_ASSERT(replaced_names(present, restored, rows) == (Names{"a", "b"}));
+    }
+
+    void hidden_entries_are_no_data() {
+        CPPUNIT_ASSERT(!holds_data({}));
+        CPPUNIT_ASSERT(!holds_data({".htaccess", ".well-known"}));
+        CPPUNIT_ASSERT(holds_data({".htaccess", "2026"}));
+        CPPUNIT_ASSERT(holds_data({"robots.txt"}));
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(StoreSwapTest);
