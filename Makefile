@@ -39,8 +39,9 @@ DEPS_GROUPS = $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),all,build run)
 
 # A checkout makes configure from configure.ac; the tarball of make dist ships it, newer than
 # configure.ac, and builds without autoconf. The goals that only read the sources (make dist,
-# make print-version) neither configure nor install anything.
-NO_CONFIG_GOALS = dist distcheck print-version
+# make print-version; make deb, which builds in a chroot of its own) neither configure nor
+# install anything.
+NO_CONFIG_GOALS = dist distcheck print-version deb
 ifneq ($(or $(filter-out $(NO_CONFIG_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all)),)
 config.mk: configure.ac config.mk.in
 	scripts/install-deps $(DEPS_GROUPS)

@@ -5,7 +5,7 @@ test_description='make deb in a clean Debian 12 chroot, lintian-clean; in a fres
 # The unit tests are make check's: the builds here skip them (nocheck).
 [ "$(id -u)" = 0 ] || skip_all 'needs root: debootstrap, chroot and mount'
 
-VERSION=$(sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' "$TOP/configure.ac")
+VERSION=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$TOP" print-version)
 NEXT=$(echo "$VERSION" | awk -F. -v OFS=. '{ $NF = $NF + 1; print }')
 R=$TRASH/root
 HTTP_PORT=$(test_port 1)
