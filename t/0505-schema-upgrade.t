@@ -24,7 +24,7 @@ conf () {
 
 # Row counts and key columns of every table kept across the upgrade.
 snapshot () {
-	db_exec "SELECT 'user', id, username, email, delete_time, credential_version FROM lin_user ORDER BY id" &&
+	db_exec "SELECT 'user', id, username, email, delete_time FROM lin_user ORDER BY id" &&
 	db_exec "SELECT 'identity', id, user_id, identifier, credential FROM lin_user_identity ORDER BY id" &&
 	db_exec "SELECT 'group', id, name, level, delete_time FROM lin_group ORDER BY id" &&
 	db_exec "SELECT 'user_group', id, user_id, group_id FROM lin_user_group ORDER BY id" &&
@@ -74,7 +74,8 @@ test_expect_success 'setup: users, groups, grants, books, logs, files and login 
 	db_exec "INSERT INTO cms_login_failure (kind, subject) VALUES (\"username\", \"bob\"),
 		(\"address\", \"127.0.0.1\")" &&
 	snapshot >before.txt &&
-	test "$(wc -l <before.txt)" = 20
+	test "$(wc -l <before.txt)" = 20 &&
+	db_exec "SELECT id, credential_version + 1 FROM lin_user ORDER BY id" >versions.expected
 '
 
 test_expect_success 'the pool refuses to start on the released schema, naming both versions and the command' '
@@ -106,6 +107,11 @@ test_expect_success 'released schema + migrations is exactly the schema of a fre
 test_expect_success 'every user, group, grant, book, log and file row is kept, key columns and all' '
 	snapshot >after.txt &&
 	diff -u before.txt after.txt
+'
+
+test_expect_success 'every token of before the upgrade ends: each user'"'"'s credential version rose by one (0005)' '
+	db_exec "SELECT id, credential_version FROM lin_user ORDER BY id" >versions.actual &&
+	diff -u versions.expected versions.actual
 '
 
 test_expect_success 'the login failures of the old shape are gone (they cannot be split by address)' '

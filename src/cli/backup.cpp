@@ -304,9 +304,9 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
     if (fsync(out.fd) != 0)
         throw std::runtime_error("cannot sync '" + partial + "': " + std::strerror(errno));
     // Never over an archive of the same second that another backup finished meanwhile (a file
-    // system without RENAME_NOREPLACE gets the plain rename).
+    // system or kernel without RENAME_NOREPLACE gets the plain rename).
     if (renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, final_path.c_str(), RENAME_NOREPLACE) != 0 &&
-        (errno != EINVAL || ::rename(partial.c_str(), final_path.c_str()) != 0))
+        ((errno != EINVAL && errno != ENOSYS) || ::rename(partial.c_str(), final_path.c_str()) != 0))
         throw std::runtime_error("cannot rename '" + partial + "' to '" + final_path +
                                  "': " + std::strerror(errno));
     sync_dir(dir);

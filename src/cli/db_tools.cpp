@@ -149,6 +149,10 @@ void write_option_file(const Config &config, const std::string &path) {
         text << "password = " << quoted(config.db_password) << "\n";
     if (!address.socket.empty())
         text << "socket = " << quoted(address.socket) << "\n";
+    else if (address.host == "localhost")
+        // As the service connects: localhost is the client library's default socket, not TCP (a
+        // MariaDB with skip-networking, Debian's account user@localhost).
+        text << "host = localhost\n";
     else
         text << "host = " << quoted(address.host) << "\nport = " << address.port
              << "\nprotocol = TCP\n";

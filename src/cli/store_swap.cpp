@@ -65,8 +65,10 @@ std::vector<std::string> replaced_names(const std::vector<std::string> &present_
 }
 
 bool holds_data(const std::vector<std::string> &present_names) {
-    return std::any_of(present_names.begin(), present_names.end(),
-                       [](const std::string &name) { return name.empty() || name[0] != '.'; });
+    // lost+found: what mkfs leaves at the top of a fresh ext4 store on a disk of its own.
+    return std::any_of(present_names.begin(), present_names.end(), [](const std::string &name) {
+        return (name.empty() || name[0] != '.') && name != "lost+found";
+    });
 }
 
 std::vector<std::string> entries(const std::string &path) {

@@ -25,7 +25,8 @@ std::vector<std::string> replaced_names(const std::vector<std::string> &present,
                                         const std::vector<std::string> &row_paths);
 
 // Whether a store holding present holds data a restore without --replace must refuse to touch:
-// an entry that is not hidden (a name starting with '.', such as .htaccess, is not data).
+// an entry that is not hidden (a name starting with '.', such as .htaccess, is not data), nor
+// lost+found.
 bool holds_data(const std::vector<std::string> &present);
 
 // The names in directory path, "." and ".." aside; none when path does not exist. Throws

@@ -19,6 +19,7 @@ class StoreSwapTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(a_row_naming_an_entry_not_in_the_store_adds_nothing);
     CPPUNIT_TEST(names_are_sorted_and_once_and_never_a_scratch_directory);
     CPPUNIT_TEST(hidden_entries_are_no_data);
+    CPPUNIT_TEST(a_fresh_file_systems_lost_and_found_is_no_data);
     CPPUNIT_TEST_SUITE_END();
 
   public:
@@ -52,6 +53,11 @@ class StoreSwapTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(!holds_data({".htaccess", ".well-known"}));
         CPPUNIT_ASSERT(holds_data({".htaccess", "2026"}));
         CPPUNIT_ASSERT(holds_data({"robots.txt"}));
+    }
+
+    void a_fresh_file_systems_lost_and_found_is_no_data() {
+        CPPUNIT_ASSERT(!holds_data({"lost+found", ".htaccess"}));
+        CPPUNIT_ASSERT(holds_data({"lost+found", "2026"}));
     }
 };
 
