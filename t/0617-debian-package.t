@@ -66,10 +66,8 @@ run_unit () {
 		exec setpriv --reuid='$user' --regid='$group' --init-groups sh -c 'umask ${umask:-0022}; exec $exec'"
 }
 
-POOL_PID=
 start_pool () {
 	run_unit cms-fcgi.service >>"$TRASH/pool.log" 2>&1 &
-	POOL_PID=$!
 	poll_until 100 ready
 }
 
@@ -77,17 +75,15 @@ ready () {
 	curl -s -o /dev/null --max-time 2 -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/readyz" | grep -qx 200
 }
 
+# By what runs in the installed system: start_pool ran in a test's subshell, which kept no PID.
 stop_pool () {
 	local pid ppid
-	[ -n "$POOL_PID" ] || return 0
 	# TERM to the master alone, as the unit's KillMode=mixed does: the cms-fcgi whose parent is not.
 	for pid in $(root_pids); do
 		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = cms-fcgi ] || continue
 		ppid=$(awk '/^PPid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
 		[ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = cms-fcgi ] || kill -TERM "$pid" 2>/dev/null
 	done
-	wait "$POOL_PID" 2>/dev/null || true
-	POOL_PID=
 	poll_until 100 no_pool
 }
 
@@ -153,7 +149,7 @@ test_expect_success "the same tree at version $NEXT, with a migration more, buil
 '
 
 test_expect_success 'a fresh Debian 12 with nginx and MariaDB, the packages at hand in /debs' '
-	"$TOP/scripts/chroot" unpack "$R" bookworm nginx mariadb-server systemd curl >chroot.log 2>&1 ||
+	"$TOP/scripts/chroot" unpack "$R" bookworm nginx mariadb-server systemd man-db curl >chroot.log 2>&1 ||
 		{ tail -n 20 chroot.log; false; }
 '
 
@@ -184,8 +180,8 @@ test_expect_success 'a system user cms-fcgi, and the web server in its group' '
 '
 
 test_expect_success 'cms.conf is root:cms-fcgi 0640; cms.env root 0600 holds two generated secrets' '
-	test "$(stat -c "%U:%G %a" "$R/etc/cms-fcgi/cms.conf")" = "root:cms-fcgi 640" &&
-	test "$(stat -c "%U:%G %a" "$R/etc/cms-fcgi/cms.env")" = "root:root 600" &&
+	test "$(in_root stat -c "%U:%G %a" /etc/cms-fcgi/cms.conf)" = "root:cms-fcgi 640" &&
+	test "$(in_root stat -c "%U:%G %a" /etc/cms-fcgi/cms.env)" = "root:root 600" &&
 	grep -Eq "^CMS_JWT_SECRET=[0-9a-f]{64}$" "$R/etc/cms-fcgi/cms.env" &&
 	grep -Eq "^CMS_DB_PASSWORD=[0-9a-f]{32}$" "$R/etc/cms-fcgi/cms.env" &&
 	cp "$R/etc/cms-fcgi/cms.env" env.first
@@ -281,7 +277,7 @@ test_expect_success "upgrading to $NEXT keeps an edited cms.conf without asking,
 		{ tail -n 30 upgrade.log; false; } &&
 	test "$(in_root dpkg-query -W -f "\${Version}" cms-fcgi)" = "$NEXT" &&
 	grep -q "^# kept across upgrades (t/0617)" "$R/etc/cms-fcgi/cms.conf" &&
-	test "$(stat -c "%U:%G %a" "$R/etc/cms-fcgi/cms.conf")" = "root:cms-fcgi 640" &&
+	test "$(in_root stat -c "%U:%G %a" /etc/cms-fcgi/cms.conf)" = "root:cms-fcgi 640" &&
 	cmp env.first "$R/etc/cms-fcgi/cms.env" &&
 	! test -e "$R/etc/cms-fcgi/cms.conf.dpkg-new"
 '
@@ -294,7 +290,7 @@ test_expect_success 'the new pool refuses the old schema with exit 78, which the
 '
 
 test_expect_success 'README.Debian'"'"'s upgrade step (step 1 again) brings the schema up to date' '
-	grep -q "run step 1.s command again" "$R/usr/share/doc/cms-fcgi/README.Debian" &&
+	grep -q "step 1.s command again" "$R/usr/share/doc/cms-fcgi/README.Debian" &&
 	in_root sh -c "$(readme_step 1)" >step1-again.out 2>&1 || { cat step1-again.out; false; } &&
 	test "$(in_root mariadb -N -e "SELECT version FROM cms.cms_schema_version")" = "$(cat next-schema)"
 '
