@@ -27,7 +27,7 @@ UNIT = t/unit/unit-tests
 PROVE ?= prove
 
 .PHONY: all deps check unit test run stop backup restore db cluster cluster-stop check-cluster bench battery mutants lint docs clean distclean \
-	install uninstall fuzz fuzz-build fuzz-merge clean-gcc dist distcheck print-version release
+	install uninstall deb fuzz fuzz-build fuzz-merge clean-gcc dist distcheck print-version release
 
 all: $(BIN)
 
@@ -39,9 +39,9 @@ DEPS_GROUPS = $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),all,build run)
 
 # A checkout makes configure from configure.ac; the tarball of make dist ships it, newer than
 # configure.ac, and builds without autoconf. The goals that only read the sources (make dist,
-# make print-version; make release, which builds in a chroot of its own) neither configure nor
-# install anything.
-NO_CONFIG_GOALS = dist distcheck print-version release
+# make print-version; make release and make deb, which build in chroots of their own) neither
+# configure nor install anything.
+NO_CONFIG_GOALS = dist distcheck print-version release deb
 ifneq ($(or $(filter-out $(NO_CONFIG_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all)),)
 config.mk: configure.ac config.mk.in
 	scripts/install-deps $(DEPS_GROUPS)
@@ -252,6 +252,10 @@ unitdir = $(PREFIX)/lib/systemd/system
 logrotatedir = $(SYSCONFDIR)/logrotate.d
 pkgdatadir = $(datadir)/cms-fcgi
 pkgconfdir = $(SYSCONFDIR)/cms-fcgi
+# Where nginx's configuration is: when set (the Debian package sets /etc/nginx), the two snippets
+# go there and the example site to sites-available/cms-fcgi, not enabled. Empty: they stay in
+# $(pkgdatadir)/nginx only.
+nginxconfdir =
 INSTALL = install
 
 # Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
@@ -292,6 +296,14 @@ install: all
 	for u in $(UNITS); do $(SUBST) systemd/$$u.in >$(DESTDIR)$(unitdir)/$$u || exit 1; done
 	$(SUBST) conf/cms-fcgi.logrotate.in >$(DESTDIR)$(logrotatedir)/cms-fcgi
 	chmod 644 $(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi
+	$(if $(nginxconfdir),$(INSTALL) -D -m 644 nginx/site.conf.example \
+		$(DESTDIR)$(nginxconfdir)/sites-available/cms-fcgi)
+	$(if $(nginxconfdir),$(INSTALL) -m 644 nginx/cms-fcgi.conf nginx/cms-fcgi-params.conf \
+		$(DESTDIR)$(nginxconfdir)/)
+
+# The Debian package, built in a clean Debian 12 chroot and checked by lintian (scripts/deb; root).
+deb:
+	scripts/deb
 
 # Removes what install put there, cms.conf included, then the directories that are cms-fcgi's
 # own once they are empty (a cms.env the operator added keeps $(pkgconfdir)).
@@ -299,7 +311,9 @@ uninstall:
 	rm -f $(DESTDIR)$(sbindir)/cms-fcgi $(DESTDIR)$(mandir)/man8/cms-fcgi.8 \
 		$(DESTDIR)$(pkgconfdir)/cms.conf.example $(DESTDIR)$(pkgconfdir)/cms.conf \
 		$(addprefix $(DESTDIR)$(pkgdatadir)/,$(patsubst conf/%,%,$(SHARE_FILES))) \
-		$(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi
+		$(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi \
+		$(if $(nginxconfdir),$(addprefix $(DESTDIR)$(nginxconfdir)/,sites-available/cms-fcgi \
+			cms-fcgi.conf cms-fcgi-params.conf))
 	[ ! -d $(DESTDIR)$(pkgdatadir) ] || find $(DESTDIR)$(pkgdatadir) -depth -type d -empty -delete
 	[ ! -d $(DESTDIR)$(pkgconfdir) ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(pkgconfdir)
 

@@ -27,6 +27,9 @@
 
 namespace {
 
+// sysexits.h's EX_CONFIG: the schema of the database is not this release's (cms-fcgi(8)).
+constexpr int k_exit_wrong_schema = 78;
+
 void usage() {
     std::fputs("usage: cms-fcgi [-c FILE] [--env FILE] [--listen HOST:PORT|PATH] [--supervise] [-t]\n"
                "                [--get KEY]\n"
@@ -249,6 +252,9 @@ int main(int argc, char **argv) {
         // A CGI client still gets the JSON envelope; the reason stays in the web server's log.
         if ((chosen->needs & k_cgi) && o.listen.empty() && FCGX_IsCGI())
             return cms::fail_cgi();
+        // A schema of another version waits for the administrator: the units do not restart on it.
+        if (dynamic_cast<const cms::db::WrongSchema *>(&e) != nullptr)
+            return k_exit_wrong_schema;
         return 1;
     }
 }
