@@ -256,11 +256,16 @@ pkgconfdir = $(SYSCONFDIR)/cms-fcgi
 # go there and the example site to sites-available/cms-fcgi, not enabled. Empty: they stay in
 # $(pkgdatadir)/nginx only.
 nginxconfdir =
+# Where the message tables go, and so the first cms.conf's message_file: beside the other shared
+# files, or, as the Debian package sets it, $(pkgconfdir), where they are conffiles an
+# administrator may edit and an upgrade keeps.
+messagedir = $(pkgdatadir)
 INSTALL = install
 
-# Copied as they are to $(pkgdatadir), under their paths here less conf/. An apache/ directory
-# is installed when there is one.
-SHARE_FILES = $(wildcard conf/code-message*.properties) $(wildcard conf/prometheus/*) sql/seed.sql doc/openapi.yaml \
+# Copied as they are to $(pkgdatadir) (the message tables to $(messagedir)), under their paths
+# here less conf/. An apache/ directory is installed when there is one.
+MESSAGE_FILES = $(wildcard conf/code-message*.properties)
+SHARE_FILES = $(wildcard conf/prometheus/*) sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
 	cms-fcgi-backup.timer
@@ -282,7 +287,7 @@ install: all
 	test -e $(DESTDIR)$(pkgconfdir)/cms.conf || { { \
 		echo '# Written by make install from cms.conf.example, which documents every key. make'; \
 		echo '# install never overwrites this file. Secrets go to cms.env: see cms-fcgi(8), FILES.'; \
-		sed -e 's|^message_file *=.*|message_file = $(pkgdatadir)/code-message.properties|' \
+		sed -e 's|^message_file *=.*|message_file = $(messagedir)/code-message.properties|' \
 			-e 's|^file_store_dir *=.*|file_store_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/assets|' \
 			-e 's|^log_file *=.*|log_file = $(LOCALSTATEDIR)/log/cms-fcgi/cms-fcgi.log|' \
 			-e 's|^sql_dir *=.*|sql_dir = $(pkgdatadir)/sql|' \
@@ -293,6 +298,8 @@ install: all
 		mv $(DESTDIR)$(pkgconfdir)/cms.conf.new $(DESTDIR)$(pkgconfdir)/cms.conf; }
 	for f in $(SHARE_FILES); do \
 		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(pkgdatadir)/$${f#conf/} || exit 1; done
+	for f in $(MESSAGE_FILES); do \
+		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(messagedir)/$${f#conf/} || exit 1; done
 	for u in $(UNITS); do $(SUBST) systemd/$$u.in >$(DESTDIR)$(unitdir)/$$u || exit 1; done
 	$(SUBST) conf/cms-fcgi.logrotate.in >$(DESTDIR)$(logrotatedir)/cms-fcgi
 	chmod 644 $(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi
@@ -311,6 +318,7 @@ uninstall:
 	rm -f $(DESTDIR)$(sbindir)/cms-fcgi $(DESTDIR)$(mandir)/man8/cms-fcgi.8 \
 		$(DESTDIR)$(pkgconfdir)/cms.conf.example $(DESTDIR)$(pkgconfdir)/cms.conf \
 		$(addprefix $(DESTDIR)$(pkgdatadir)/,$(patsubst conf/%,%,$(SHARE_FILES))) \
+		$(addprefix $(DESTDIR)$(messagedir)/,$(patsubst conf/%,%,$(MESSAGE_FILES))) \
 		$(addprefix $(DESTDIR)$(unitdir)/,$(UNITS)) $(DESTDIR)$(logrotatedir)/cms-fcgi \
 		$(if $(nginxconfdir),$(addprefix $(DESTDIR)$(nginxconfdir)/,sites-available/cms-fcgi \
 			cms-fcgi.conf cms-fcgi-params.conf))
