@@ -10,7 +10,7 @@
 -- The tokens those rows held stay good until they expire (a refresh token after 30 days), and so
 -- do their copies in every archive taken before: each user's tokens end here, as a password
 -- change ends them, and everyone logs in once more. Run again, it only does so again.
-UPDATE lin_user SET credential_version = credential_version + 1;
+UPDATE lin_user SET credential_version = credential_version + 1, update_time = update_time;
 TRUNCATE TABLE cms_idempotency;
 ALTER TABLE cms_idempotency DROP INDEX IF EXISTS idempotency_scope_key;
 ALTER TABLE cms_idempotency DROP COLUMN IF EXISTS address;

@@ -85,12 +85,14 @@ void BackupStore::raise_credential_versions(const std::string &staging, const st
                                             bool target_has_users) {
     std::string users = quoted(staging) + ".`lin_user`";
     if (!target_has_users) {
-        db_.run_script("UPDATE " + users + " SET credential_version = credential_version + 1");
+        db_.run_script("UPDATE " + users + " SET credential_version = credential_version + 1, "
+                       "update_time = update_time");
         return;
     }
     db_.run_script("UPDATE " + users + " r LEFT JOIN " + quoted(target) +
                    ".`lin_user` t ON t.id = r.id SET r.credential_version = "
-                   "GREATEST(r.credential_version, COALESCE(t.credential_version, 0)) + 1");
+                   "GREATEST(r.credential_version, COALESCE(t.credential_version, 0)) + 1, "
+                   "r.update_time = r.update_time");
 }
 
 } // namespace cms
