@@ -34,6 +34,9 @@ phase_http_fuzz () {
 	criterion "phase 1: no app answer was a 5xx other than 503" \
 		grep -q ' app_5xx=0 ' "$out/phase1/result"
 	criterion "phase 1: no worker died" [ "$deaths" -eq 0 ]
+	# The mutated logins failed for root many times: its username now asks every address for the
+	# captcha (doc/limits.md). The failures are phase 1's, not the later phases': forget them.
+	db -e "DELETE FROM cms_login_failure"
 	root_login
 }
 
