@@ -212,6 +212,15 @@ test_expect_success 'setup: 127.0.0.5 fails 3 times again, for another username'
 	done
 '
 
+test_expect_success 'an address with 3 failures, one for each of 3 usernames, gets an image too' '
+	for u in dave erin frank; do
+		captcha_login $u Wrong_pass9 7 && expect_status 401 || return 1
+	done &&
+	captcha 7 &&
+	expect_status 200 &&
+	expect_json_true ".image | startswith(\"data:image/png;base64,\")"
+'
+
 test_expect_success 'no log line holds a code or a tag' '
 	new_tag 5 &&
 	captcha_login alice "$USER_PASSWORD" 5 "$CODE" "$TAG" &&

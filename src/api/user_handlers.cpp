@@ -216,8 +216,11 @@ Response handle_user_captcha(const Request &req, Ctx &ctx) {
         std::string address = throttle_address(req.remote_addr, ctx.config);
         ThrottleStore throttle(ctx.db);
         failures.address = throttle.address_failures(address, ctx.config.login_failure_window);
-        failures.username =
-            throttle.busiest_username_failures(address, ctx.config.login_failure_window);
+        // An address without failures has failed for no username, and one with enough gets the
+        // image anyway: only one between asks for its usernames' (a query of temporary tables).
+        if (failures.address > 0 && failures.address < ctx.config.login_captcha_after)
+            failures.username =
+                throttle.busiest_username_failures(address, ctx.config.login_failure_window);
     }
     Json::Value out(Json::objectValue);
     out["tag"] = Json::nullValue;
