@@ -5,8 +5,10 @@ test_description='make deb in a clean Debian 12 chroot, lintian-clean; in a fres
 # The unit tests are make check's: the builds here skip them (nocheck).
 [ "$(id -u)" = 0 ] || skip_all 'needs root: debootstrap, chroot and mount'
 
-VERSION=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$TOP" print-version)
-NEXT=$(echo "$VERSION" | awk -F. -v OFS=. '{ $NF = $NF + 1; print }')
+# VERSION, and the same tree at NEXT with a migration more (t/lib/upgrade.sh).
+next_version_tree "$TRASH/next" >>"$TRASH/fixture.log" 2>&1 ||
+	bail_out "cannot make the next version's tree"
+NEXT=$NEXT_VERSION
 R=$TRASH/root
 HTTP_PORT=$(test_port 1)
 DEBS=$TRASH/debs
@@ -134,14 +136,6 @@ test_expect_success 'the package links the Debian libraries shared, hardened, an
 '
 
 test_expect_success "the same tree at version $NEXT, with a migration more, builds too" '
-	git clone -q "$TOP" next &&
-	sed -i "s/^AC_INIT(\[cms-fcgi\], \[$VERSION\])/AC_INIT([cms-fcgi], [$NEXT])/" next/configure.ac &&
-	last=$(ls next/sql/migrations | sed -n "s/^0*\([0-9][0-9]*\)-.*/\1/p" | sort -n | tail -n 1) &&
-	printf "%s\n" "-- Version $((last + 1)): a test of the package upgrade (t/0617); it changes nothing." \
-		"ALTER TABLE book COMMENT = \"books\";" \
-		>"next/sql/migrations/$(printf %04d $((last + 1)))-package-upgrade-test.sql" &&
-	echo $((last + 1)) >next-schema &&
-	git -C next add -A &&
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL DEB_BUILD_OPTIONS=nocheck \
 		make -C next --no-print-directory deb >next.log 2>&1 ||
 		{ tail -n 40 next.log; false; } &&
@@ -294,7 +288,7 @@ test_expect_success 'the new pool refuses the old schema with exit 78, which the
 test_expect_success 'README.Debian'"'"'s upgrade step (step 1 again) brings the schema up to date' '
 	grep -q "step 1.s command again" "$R/usr/share/doc/cms-fcgi/README.Debian" &&
 	in_root sh -c "$(readme_step 1)" >step1-again.out 2>&1 || { cat step1-again.out; false; } &&
-	test "$(in_root mariadb -N -e "SELECT version FROM cms.cms_schema_version")" = "$(cat next-schema)"
+	test "$(in_root mariadb -N -e "SELECT version FROM cms.cms_schema_version")" = "$NEXT_SCHEMA"
 '
 
 test_expect_success 'after the upgrade the data, the upload and root'"'"'s password are all there' '

@@ -147,8 +147,8 @@ doc_block () {
 	' "$DOC"
 }
 
-# The parts of the recipe a person fills in: the version, the editor's work (done by sed), the site's
-# address. The check with curl is the test's own, from outside.
+# The parts of the recipe a person fills in: the version (recipe_step N [VERSION]), the editor's
+# work (done by sed), the site's address. The check with curl is the test's own, from outside.
 JWT_SECRET=$(svc_random_hex 32)
 EDITOR_FN="editor () { sed -i -e 's|^db_host =.*|db_host = 127.0.0.1|' -e 's|^db_port =.*|db_port = $DB_PORT|' \
 	-e 's|^db_user =.*|db_user = site|' -e 's|^db_password =.*|db_password = $DB_USER_PASSWORD|' \
@@ -157,7 +157,7 @@ EDITOR_FN="editor () { sed -i -e 's|^db_host =.*|db_host = 127.0.0.1|' -e 's|^db
 	-e 's|^file_public_url =.*|file_public_url = http://127.0.0.1:$HTTP_PORT$API/assets/|' \
 	-e 's|^log_file =.*|log_file = $SITE_HOME/cms-fcgi.log|' \"\$1\"; }"
 recipe_step () {
-	doc_block "$1" | sed -e "s/^v=.*/v=$VERSION/" -e '/^curl /d'
+	doc_block "$1" | sed -e "s/^v=.*/v=${2:-$VERSION}/" -e '/^curl /d'
 }
 
 test_expect_success 'setup: the host is Debian 11 with Apache, and has no compiler, no libjsoncpp and no MariaDB client library' '
@@ -259,7 +259,9 @@ site_checks () {
 		TOKEN= &&
 		http GET "${url#http://127.0.0.1:$HTTP_PORT}" &&
 		expect_status 200 &&
-		cmp one.png body
+		cmp one.png body &&
+		echo "${url#http://127.0.0.1:$HTTP_PORT}" >"upload-$MODE.path" &&
+		cp one.png "upload-$MODE.png"
 	'
 
 	test_expect_success "$MODE: a malformed body answers 400 with the JSON envelope" '
@@ -289,6 +291,65 @@ test_expect_success 'step 3, with mod_fcgid instead: cms.fcgi and the fcgid exam
 
 MODE=fcgid
 site_checks
+
+# Step 4: a second release on top. It is this tree at the next version with a migration more
+# (t/lib/upgrade.sh), built as make release builds (the compiler cache makes it mostly a link).
+next_version_tree "$TRASH/next" >>"$TRASH/fixture.log" 2>&1 ||
+	bail_out "cannot make the next version's tree"
+NEXT_TARBALL=$TRASH/next/dist/cms-fcgi-$NEXT_VERSION-linux-x86_64.tar.gz
+SITE_API=$ROOT$SITE_HOME/public_html/api
+
+test_expect_success "release $NEXT_VERSION, the same tree with a migration more, is built" '
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$TRASH/next/scripts/release" >next-release.log 2>&1 ||
+		{ tail -n 40 next-release.log; false; } &&
+	test -f "$NEXT_TARBALL.sha256"
+'
+
+test_expect_success "step 4 as written, serving cms.fcgi: $NEXT_VERSION beside $VERSION, the schema migrated" '
+	cp "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf" conf-before &&
+	db_exec "SELECT COUNT(*) FROM book WHERE delete_time IS NULL" >books-before &&
+	cp "$NEXT_TARBALL" "$NEXT_TARBALL.sha256" "$ROOT$SITE_HOME/" &&
+	in_root chown "$SITE_USER:" "$SITE_HOME/${NEXT_TARBALL##*/}" "$SITE_HOME/${NEXT_TARBALL##*/}.sha256" &&
+	as_site_user "$(recipe_step 5 "$NEXT_VERSION" | sed "s/^s=.*/s=cms.fcgi/")" >step5.out 2>&1 &&
+	grep -q "OK$" step5.out &&
+	test "$(readlink "$ROOT$SITE_HOME/cms")" = "cms-fcgi-$NEXT_VERSION" &&
+	test "$(as_site_user "~/cms/sbin/cms-fcgi --version")" = "cms-fcgi $NEXT_VERSION" &&
+	cmp "$ROOT$SITE_HOME/cms/sbin/cms-fcgi" "$SITE_API/cms.fcgi" &&
+	test ! -e "$SITE_API/cms.fcgi.new" &&
+	expect_db "SELECT version FROM cms_schema_version" "$NEXT_SCHEMA" &&
+	expect_db "SELECT table_comment FROM information_schema.tables
+		WHERE table_schema = \"site\" AND table_name = \"book\"" books
+'
+
+test_expect_success "the configuration is as it was, and the old tree stays: the way back" '
+	cmp conf-before "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf" &&
+	test "$(stat -c %a "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf")" = 600 &&
+	test "$(as_site_user "~/cms-fcgi-$VERSION/sbin/cms-fcgi --version")" = "cms-fcgi $VERSION"
+'
+
+test_expect_success "after the upgrade: root's password, the books and the uploads are all there" '
+	site_login &&
+	as root &&
+	http GET "$API/v1/book" &&
+	expect_status 200 &&
+	test "$(jq length body)" = "$(cat books-before)" &&
+	TOKEN= &&
+	for mode in cgi fcgid; do
+		http GET "$(cat "upload-$mode.path")" &&
+		expect_status 200 &&
+		cmp "upload-$mode.png" body || return 1
+	done &&
+	as root &&
+	http POST "$API/v1/book" "{\"title\":" &&
+	expect_status 400 &&
+	expect_json .code 10030
+'
+
+# mod_fcgid tells programs apart by inode: the renamed file is a new one.
+test_expect_success "the requests after it were answered by processes of the new cms.fcgi" '
+	for p in /proc/[0-9]*; do readlink "$p/exe" || :; done 2>/dev/null >exes &&
+	grep -qx "$SITE_API/cms.fcgi" exes
+'
 
 test_expect_success 'the app log of the site has no error: lines' '
 	test -s "$ROOT$SITE_HOME/cms-fcgi.log" &&

@@ -9,6 +9,7 @@
 #   t/lib/fixtures.sh  the services: start_db, start_app, start_web, ... and their cleanup
 #   t/lib/http.sh      http, check_openapi, the expect_* assertions, db_exec
 #   t/lib/auth.sh      login, remember/keep and as/kept (tokens), JWTs, the captcha
+#   t/lib/upgrade.sh   next_version_tree: the next version of this tree, for the upgrade tests
 #
 # TEST_WEB chooses the front of start_web: nginx (the default), apache (mod_proxy_fcgi to the
 # pool), apache-cgi (mod_cgi runs the binary per request), apache-fcgid (mod_fcgid runs it as
@@ -63,6 +64,7 @@ VALIDATOR_PID=
 . "$TOP/t/lib/fixtures.sh"
 . "$TOP/t/lib/http.sh"
 . "$TOP/t/lib/auth.sh"
+. "$TOP/t/lib/upgrade.sh"
 
 # ---- On source ----------------------------------------------------------------------------------
 
