@@ -16,50 +16,27 @@ start_nginx
 USER_PASSWORD=User_pass1
 N=16
 
-# The barrier, as in t/0370: a second session holds the locks of every row and gap of
+# The barrier (t/lib/locks.sh): a second session holds the locks of every row and gap of
 # cms_login_failure, so that no failure of the requests below can be recorded until it commits.
 # Every request then waits on a row lock: today's code on recording its failure, after it has
 # counted and checked its password; a check that must count the failures committed before it, on
 # the lock of the one before it. The test releases only once all 16 wait, so however the
 # requests interleave before and after, all 16 overlap.
 
-stop_jobs () {
-	local f
-	for f in *.job; do
-		[ ! -e "$f" ] || svc_kill "$(cat "$f")" TERM 20
-		rm -f "$f"
-	done
-}
-
-hold () {
-	rm -f held.fifo held.out &&
-	mkfifo held.fifo &&
-	trap stop_jobs EXIT &&
-	{ mariadb --no-defaults --socket="$DB_SOCKET" --user="$svc_db_admin" --unbuffered -N -B \
-		"$DB_NAME" <held.fifo >held.out 2>&1 9>&- & } &&
-	echo $! >held.job &&
-	exec 9>held.fifo &&
-	printf '%s\n' "BEGIN;" "SELECT COUNT(*) FROM cms_login_failure FOR UPDATE;" "SELECT 'held';" >&9 &&
-	poll_until 300 grep -qx held held.out
-}
-
-release () {
-	echo "COMMIT;" >&9 &&
-	exec 9>&- &&
-	svc_wait_gone "$(cat held.job)" 300 &&
-	rm held.job &&
-	! grep -n ERROR held.out
-}
-
-# Transactions of this test's database waiting for a row lock.
-lock_waits () {
-	db_exec "SELECT COUNT(*) FROM information_schema.innodb_trx t
-		JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id
-		WHERE p.db = DATABASE() AND t.trx_state = 'LOCK WAIT'"
-}
-
 all_wait () {
 	test "$(lock_waits)" -eq "$N"
+}
+
+# wrong_logins USERNAME ADDRESS: N wrong logins of USERNAME in the background, from 127.0.0.ADDRESS
+# (many: the i-th from 127.0.0.(100 + i)), then waits until all N wait on the barrier.
+wrong_logins () {
+	local i=1
+	while [ $i -le $N ]; do
+		send $i "$([ "$2" = many ] && echo $((100 + i)) || echo "$2")" POST /cms/user/login \
+			"$(login_body "$1" Wrong_pass9)" || return 1
+		i=$((i + 1))
+	done &&
+	poll_until 600 all_wait
 }
 
 # send I ADDRESS METHOD PATH BODY [CURL_ARGS...]: request I in the background from 127.0.0.ADDRESS.
@@ -120,13 +97,8 @@ test_expect_success 'setup: root registers alice, bob and carol; carol logs in' 
 '
 
 test_expect_success '16 concurrent wrong logins of alice from one address: at most 3 checked (401), the rest asked the captcha' '
-	hold &&
-	i=1 &&
-	while [ $i -le $N ]; do
-		send $i 2 POST /cms/user/login "$(login_body alice Wrong_pass9)" || return 1
-		i=$((i + 1))
-	done &&
-	poll_until 600 all_wait &&
+	hold "SELECT COUNT(*) FROM cms_login_failure FOR UPDATE;" &&
+	wrong_logins alice 2 &&
 	release &&
 	collect &&
 	expect_answers "401 10031"
@@ -137,20 +109,15 @@ test_expect_success 'each of the 16 is counted: alice has 16 failures from 127.0
 '
 
 test_expect_success '16 concurrent wrong logins of bob from 16 addresses: at most 3 checked (401), the rest asked the captcha' '
-	hold &&
-	i=1 &&
-	while [ $i -le $N ]; do
-		send $i $((100 + i)) POST /cms/user/login "$(login_body bob Wrong_pass9)" || return 1
-		i=$((i + 1))
-	done &&
-	poll_until 600 all_wait &&
+	hold "SELECT COUNT(*) FROM cms_login_failure FOR UPDATE;" &&
+	wrong_logins bob many &&
 	release &&
 	collect &&
 	expect_answers "401 10031"
 '
 
 test_expect_success '16 concurrent wrong old passwords of carol from one address: at most 3 checked (400 10032), the rest asked the captcha' '
-	hold &&
+	hold "SELECT COUNT(*) FROM cms_login_failure FOR UPDATE;" &&
 	i=1 &&
 	while [ $i -le $N ]; do
 		send $i 3 PUT /cms/user/change_password "$(jq -nc \

@@ -9,26 +9,6 @@ start_nginx
 NEW_PASSWORD=Canary_Pass_7301x
 QUERY_CANARY=QueryCanary9302
 
-# hold SQL: a second session runs BEGIN and SQL and keeps its row locks until release (as in
-# t/0370-races.t).
-hold () {
-	rm -f held.fifo held.out &&
-	mkfifo held.fifo &&
-	{ mariadb --no-defaults --socket="$DB_SOCKET" --user="$svc_db_admin" --unbuffered -N -B \
-		"$DB_NAME" <held.fifo >held.out 2>&1 9>&- & } &&
-	echo $! >held.job &&
-	test_atexit "kill $(cat held.job) 2>/dev/null" &&
-	exec 9>held.fifo &&
-	printf '%s\n' "BEGIN;" "$1" "SELECT 'held';" >&9 &&
-	poll_until 50 grep -qx held held.out
-}
-
-release () {
-	echo "COMMIT;" >&9 &&
-	exec 9>&- &&
-	svc_wait_gone "$(cat held.job)" 50
-}
-
 # held_long: the pool's status page shows the password change waiting on the database for more
 # than slow_request_ms already.
 held_long () {

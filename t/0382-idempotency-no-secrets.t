@@ -9,21 +9,8 @@ start_nginx
 
 # The canary password, a typo of it (a failed login) and the password it is changed to: none of
 # them, nor the plain SHA-256 fingerprint of a request carrying them, may be stored.
-CANARY=Canary_pw_7Q2x
-TYPO=Canary_pw_7Q2y
-CHANGED=Canary_pw_8R3z
-REGISTER="{\"username\":\"canary\",\"password\":\"$CANARY\",\"confirm_password\":\"$CANARY\"}"
-LOGIN="{\"username\":\"canary\",\"password\":\"$CANARY\"}"
-FAILED="{\"username\":\"canary\",\"password\":\"$TYPO\"}"
-CHANGE="{\"old_password\":\"$CANARY\",\"new_password\":\"$CHANGED\",\"confirm_password\":\"$CHANGED\"}"
-RESET="{\"new_password\":\"$CANARY\",\"confirm_password\":\"$CANARY\"}"
+canary_bodies Canary_pw_7Q2x Canary_pw_7Q2y Canary_pw_8R3z
 BOOK='{"title":"Dune","author":"Herbert","summary":"Spice"}'
-
-# plain_print METHOD PATH BODY: the fingerprint as cms-fcgi computed it before version 5, the
-# unkeyed SHA-256 of method, path, content type and body.
-plain_print () {
-	printf "%s %s\napplication/json\n%s" "$1" "$2" "$3" | sha256sum | cut -d" " -f1
-}
 
 # Every column of every row of cms_idempotency, as text.
 idempotency_rows () {

@@ -13,18 +13,7 @@ CACHE_TABLES="cms_idempotency cms_login_failure cms_captcha_spent cms_login_gate
 RESTORED=restored_$$
 
 # The canary password, a typo of it and the one it is changed to.
-CANARY=Canary_pw_6T1m
-TYPO=Canary_pw_6T1n
-CHANGED=Canary_pw_9W5p
-REGISTER="{\"username\":\"canary\",\"password\":\"$CANARY\",\"confirm_password\":\"$CANARY\"}"
-LOGIN="{\"username\":\"canary\",\"password\":\"$CANARY\"}"
-FAILED="{\"username\":\"canary\",\"password\":\"$TYPO\"}"
-CHANGE="{\"old_password\":\"$CANARY\",\"new_password\":\"$CHANGED\",\"confirm_password\":\"$CHANGED\"}"
-
-# plain_print METHOD PATH BODY: a request's fingerprint as cms-fcgi stored it before version 5.
-plain_print () {
-	printf "%s %s\napplication/json\n%s" "$1" "$2" "$3" | sha256sum | cut -d" " -f1
-}
+canary_bodies Canary_pw_6T1m Canary_pw_6T1n Canary_pw_9W5p
 
 # holds TEXT: the archive holds TEXT, as it is or in the upper-case hex of mariadb-dump --hex-blob.
 holds () {

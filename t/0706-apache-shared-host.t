@@ -16,8 +16,8 @@ getent passwd www-data >/dev/null || skip_all "no user www-data"
 # suexec logs every program it runs there, and runs none when it cannot.
 [ -d /var/log/apache2 ] || skip_all "no /var/log/apache2 for suexec's log"
 
-# What doc/deploy-apache-shared-hosting.md asks of the host, and no more.
-ALLOW_OVERRIDE='FileInfo AuthConfig Options=ExecCGI,Indexes,MultiViews'
+# What doc/deploy-apache-shared-hosting.md asks of the host, and no more (t/lib/fixtures.sh).
+ALLOW_OVERRIDE=$SHARED_HOST_ALLOW_OVERRIDE
 SITE_USER=cmst$$
 SITE_HOME=/home/$SITE_USER
 HTTP_PORT=$(test_port 1)
@@ -37,9 +37,6 @@ APACHE_DIR=$(mktemp -d /tmp/cms-t.XXXXXX) || bail_out "mktemp failed"
 # before the user goes.
 test_atexit 'userdel --force --remove "$SITE_USER" 2>/dev/null; rm -rf "$APACHE_DIR"'
 test_atexit 'svc_apache_stop "$APACHE_DIR"; cp "$APACHE_DIR/error.log" "$TRASH/apache-error.log"'
-chmod 755 "$APACHE_DIR" &&
-mkdir -p "$APACHE_DIR/htdocs" "$APACHE_DIR/fcgid" && chown www-data "$APACHE_DIR/fcgid" &&
-	echo up >"$APACHE_DIR/htdocs/up" || bail_out "cannot fill $APACHE_DIR"
 
 # as_site_user SCRIPT: runs the shell commands SCRIPT as the site user in its home, with the
 # environment a login would give (and nothing of the test's).
@@ -50,76 +47,14 @@ as_site_user () {
 }
 
 # The host: a MariaDB on TCP with an empty database and its account, as a provider gives them.
-set_socket_path DB_SOCKET db.sock
-DB_NAME=site
-DB_USER_PASSWORD=$(svc_random_alnum 24)
-svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
-	bail_out "mariadb-install-db failed"
-DB_PID=$(svc_db_start "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "$DB_PORT" \
-	--innodb-buffer-pool-size=32M --innodb-log-file-size=8M 2>>"$TRASH/fixture.log") ||
-	bail_out "mariadbd did not start"
-svc_sql "$DB_SOCKET" -e "CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
-	CREATE USER 'site'@'127.0.0.1' IDENTIFIED BY '$DB_USER_PASSWORD';
-	GRANT ALL ON site.* TO 'site'@'127.0.0.1'" 2>>"$TRASH/fixture.log" ||
-	bail_out "cannot create the database and its account"
+start_site_db "$DB_PORT"
 
 # The host: an ordinary user, and Apache as Debian configures it, with the modules a shared host
 # adds (userdir, suexec, cgid, fcgid, rewrite, headers) and userdir.conf's AllowOverride set to
 # the recipe's; of Debian's apache2.conf, the lines that matter here.
 useradd --create-home --home-dir "$SITE_HOME" --shell /bin/sh --user-group "$SITE_USER" \
 	2>>"$TRASH/fixture.log" || bail_out "cannot create user $SITE_USER"
-sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $ALLOW_OVERRIDE/" "$DEBIAN_MODS/userdir.conf" \
-	>"$APACHE_DIR/userdir.conf" || bail_out "cannot write userdir.conf"
-{
-	cat <<-EOF
-	# Written by $TEST_NAME: Debian's apache2.conf and default modules, on loopback.
-	ServerRoot "$APACHE_DIR"
-	ServerName localhost
-	Listen 127.0.0.1:$HTTP_PORT
-	PidFile "$APACHE_DIR/httpd.pid"
-	DefaultRuntimeDir "$APACHE_DIR"
-	Mutex file:$APACHE_DIR default
-	ErrorLog "$APACHE_DIR/error.log"
-	LogLevel notice
-	User www-data
-	Group www-data
-	Timeout 300
-	KeepAlive On
-	HostnameLookups Off
-	EOF
-	# Debian's default modules (a2enmod's list after installing apache2), then the host's.
-	mods="mpm_event access_compat alias auth_basic authn_core authn_file authz_core authz_host
-		authz_user autoindex deflate dir env filter mime negotiation reqtimeout setenvif status
-		userdir suexec cgid fcgid rewrite headers"
-	for m in $mods; do
-		echo "LoadModule ${m}_module $svc_apache_modules/mod_$m.so"
-	done
-	for m in $mods; do
-		case $m in userdir | cgid) continue ;; esac
-		[ ! -e "$DEBIAN_MODS/$m.conf" ] || echo "Include $DEBIAN_MODS/$m.conf"
-	done
-	cat <<-EOF
-	ScriptSock "$APACHE_DIR/cgid.sock"
-	FcgidIPCDir "$APACHE_DIR/fcgid"
-	FcgidProcessTableFile "$APACHE_DIR/fcgid/shm"
-	Include "$APACHE_DIR/userdir.conf"
-	<Directory />
-	    Options FollowSymLinks
-	    AllowOverride None
-	    Require all denied
-	</Directory>
-	AccessFileName .htaccess
-	<FilesMatch "^\.ht">
-	    Require all denied
-	</FilesMatch>
-	DocumentRoot "$APACHE_DIR/htdocs"
-	<Directory "$APACHE_DIR/htdocs">
-	    Require all granted
-	</Directory>
-	LogFormat "%h \"%r\" %>s %b %D" cms
-	CustomLog "$APACHE_DIR/access.log" cms
-	EOF
-} >"$APACHE_DIR/httpd.conf"
+shared_host_apache "" "$APACHE_DIR" "$HTTP_PORT"
 apache2 -d "$APACHE_DIR" -f "$APACHE_DIR/httpd.conf" -t >>"$TRASH/fixture.log" 2>&1 ||
 	bail_out "apache2 rejects $APACHE_DIR/httpd.conf"
 # Not APACHE_PID, whose checks at test_done are those of start_apache's server.

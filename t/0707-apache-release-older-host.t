@@ -11,7 +11,6 @@ done
 
 SUITE=bullseye
 PACKAGES="apache2 libapache2-mod-fcgid apache2-suexec-pristine"
-ALLOW_OVERRIDE='FileInfo AuthConfig Options=ExecCGI,Indexes,MultiViews'
 DOC=$TOP/doc/deploy-apache-shared-hosting.md
 VERSION=$(sed -n 's/^AC_INIT(\[cms-fcgi\], \[\([^]]*\)\]).*/\1/p' "$TOP/configure.ac")
 TARBALL=${TEST_RELEASE_TARBALL:-$TOP/dist/cms-fcgi-$VERSION-linux-x86_64.tar.gz}
@@ -42,74 +41,14 @@ in_root () {
 
 # The host's database: a MariaDB on TCP with an empty database and its account, as a provider gives
 # them. Loopback is shared with the chroot.
-set_socket_path DB_SOCKET db.sock
-DB_NAME=site
-DB_USER_PASSWORD=$(svc_random_alnum 24)
-svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
-	bail_out "mariadb-install-db failed"
-DB_PID=$(svc_db_start "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "$DB_PORT" \
-	--innodb-buffer-pool-size=32M --innodb-log-file-size=8M 2>>"$TRASH/fixture.log") ||
-	bail_out "mariadbd did not start"
-svc_sql "$DB_SOCKET" -e "CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
-	CREATE USER 'site'@'127.0.0.1' IDENTIFIED BY '$DB_USER_PASSWORD';
-	GRANT ALL ON site.* TO 'site'@'127.0.0.1'" 2>>"$TRASH/fixture.log" ||
-	bail_out "cannot create the database and its account"
+start_site_db "$DB_PORT"
 
 # The user, and Apache as Debian configures it with what a shared host adds, inside the chroot:
 # the modules of t/0706, userdir.conf's AllowOverride set to the recipe's.
 in_root useradd --create-home --shell /bin/sh --user-group "$SITE_USER" 2>>"$TRASH/fixture.log" ||
 	bail_out "cannot create user $SITE_USER in the chroot"
 APACHE=/srv/apache
-mkdir -p "$ROOT$APACHE/htdocs" "$ROOT$APACHE/fcgid" && chown www-data: "$ROOT$APACHE/fcgid" &&
-	chmod 755 "$ROOT$APACHE" && echo up >"$ROOT$APACHE/htdocs/up" || bail_out "cannot fill $APACHE"
-sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $ALLOW_OVERRIDE/" \
-	"$ROOT/etc/apache2/mods-available/userdir.conf" >"$ROOT$APACHE/userdir.conf" ||
-	bail_out "cannot write userdir.conf"
-{
-	cat <<-EOF
-	ServerRoot "$APACHE"
-	ServerName localhost
-	Listen 127.0.0.1:$HTTP_PORT
-	PidFile "$APACHE/httpd.pid"
-	DefaultRuntimeDir "$APACHE"
-	Mutex file:$APACHE default
-	ErrorLog "$APACHE/error.log"
-	LogLevel notice
-	User www-data
-	Group www-data
-	KeepAlive On
-	EOF
-	mods="mpm_event access_compat alias auth_basic authn_core authn_file authz_core authz_host
-		authz_user autoindex deflate dir env filter mime negotiation reqtimeout setenvif status
-		userdir suexec cgid fcgid rewrite headers"
-	for m in $mods; do
-		echo "LoadModule ${m}_module /usr/lib/apache2/modules/mod_$m.so"
-	done
-	for m in $mods; do
-		case $m in userdir | cgid) continue ;; esac
-		[ ! -e "$ROOT/etc/apache2/mods-available/$m.conf" ] ||
-			echo "Include /etc/apache2/mods-available/$m.conf"
-	done
-	cat <<-EOF
-	ScriptSock "$APACHE/cgid.sock"
-	FcgidIPCDir "$APACHE/fcgid"
-	FcgidProcessTableFile "$APACHE/fcgid/shm"
-	Include "$APACHE/userdir.conf"
-	<Directory />
-	    Options FollowSymLinks
-	    AllowOverride None
-	    Require all denied
-	</Directory>
-	AccessFileName .htaccess
-	<FilesMatch "^\.ht">
-	    Require all denied
-	</FilesMatch>
-	DocumentRoot "$APACHE/htdocs"
-	<Directory "$APACHE/htdocs">
-	    Require all granted
-	</Directory>
-	EOF
-} >"$ROOT$APACHE/httpd.conf"
+shared_host_apache "$ROOT" "$APACHE" "$HTTP_PORT"
 in_root apache2 -d "$APACHE" -f "$APACHE/httpd.conf" -t >>"$TRASH/fixture.log" 2>&1 ||
 	bail_out "apache2 rejects httpd.conf"
 # The launcher is scripts/chroot (it unmounts when Apache ends); Apache itself is stopped by its

@@ -10,6 +10,7 @@
 #   t/lib/http.sh      http, check_openapi, the expect_* assertions, db_exec
 #   t/lib/auth.sh      login, remember/keep and as/kept (tokens), JWTs, the captcha
 #   t/lib/upgrade.sh   next_version_tree: the next version of this tree, for the upgrade tests
+#   t/lib/locks.sh     hold and release: a second session's row locks, for the race tests
 #
 # TEST_WEB chooses the front of start_web: nginx (the default), apache (mod_proxy_fcgi to the
 # pool), apache-cgi (mod_cgi runs the binary per request), apache-fcgid (mod_fcgid runs it as
@@ -65,6 +66,7 @@ VALIDATOR_PID=
 . "$TOP/t/lib/http.sh"
 . "$TOP/t/lib/auth.sh"
 . "$TOP/t/lib/upgrade.sh"
+. "$TOP/t/lib/locks.sh"
 
 # ---- On source ----------------------------------------------------------------------------------
 

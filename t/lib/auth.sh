@@ -74,3 +74,23 @@ captcha_login () {
 	http POST /cms/user/login "$(jq -nc --arg u "$1" --arg p "$2" --arg c "${4-}" \
 		'{username: $u, password: $p, captcha: $c}')" --interface "127.0.0.$3" -H "tag: ${5-}"
 }
+
+# canary_bodies PASSWORD TYPO CHANGED: for the tests that look for a password where it must not be
+# (t/0382, t/0623), sets CANARY, TYPO and CHANGED, and the bodies REGISTER, LOGIN and FAILED (with
+# the typo) of the user canary, CHANGE (to CHANGED) and RESET (back to CANARY).
+canary_bodies () {
+	CANARY=$1
+	TYPO=$2
+	CHANGED=$3
+	REGISTER="{\"username\":\"canary\",\"password\":\"$CANARY\",\"confirm_password\":\"$CANARY\"}"
+	LOGIN="{\"username\":\"canary\",\"password\":\"$CANARY\"}"
+	FAILED="{\"username\":\"canary\",\"password\":\"$TYPO\"}"
+	CHANGE="{\"old_password\":\"$CANARY\",\"new_password\":\"$CHANGED\",\"confirm_password\":\"$CHANGED\"}"
+	RESET="{\"new_password\":\"$CANARY\",\"confirm_password\":\"$CANARY\"}"
+}
+
+# plain_print METHOD PATH BODY: a request's fingerprint as cms-fcgi stored it before version 5,
+# the unkeyed SHA-256 of method, path, content type and body (which let a password be guessed).
+plain_print () {
+	printf "%s %s\napplication/json\n%s" "$1" "$2" "$3" | sha256sum | cut -d" " -f1
+}

@@ -303,6 +303,93 @@ start_web () {
 	esac
 }
 
+# ---- A shared host (t/0706 on this machine, t/0707 in a Debian 11 chroot) ---------------------
+
+# start_site_db PORT: the shared host's database, as a provider gives it: a MariaDB of its own on
+# TCP port PORT (and the socket DB_SOCKET) with an empty database site and its account
+# 'site'@'127.0.0.1', whose password is DB_USER_PASSWORD. Sets DB_SOCKET, DB_NAME, DB_PID and
+# DB_USER_PASSWORD; bails out on failure.
+start_site_db () {
+	set_socket_path DB_SOCKET db.sock
+	DB_NAME=site
+	DB_USER_PASSWORD=$(svc_random_alnum 24)
+	svc_db_init "$TRASH/db/data" "$TRASH/db/install.log" 2>>"$TRASH/fixture.log" ||
+		bail_out "mariadb-install-db failed"
+	DB_PID=$(svc_db_start "$TRASH/db/data" "$DB_SOCKET" "$TRASH/db/db.pid" "$TRASH/db/db.err" "$1" \
+		--innodb-buffer-pool-size=32M --innodb-log-file-size=8M 2>>"$TRASH/fixture.log") ||
+		bail_out "mariadbd did not start"
+	svc_sql "$DB_SOCKET" -e "CREATE DATABASE site CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
+		CREATE USER 'site'@'127.0.0.1' IDENTIFIED BY '$DB_USER_PASSWORD';
+		GRANT ALL ON site.* TO 'site'@'127.0.0.1'" 2>>"$TRASH/fixture.log" ||
+		bail_out "cannot create the database and its account"
+}
+
+# The AllowOverride that doc/deploy-apache-shared-hosting.md asks of the host, and no more.
+SHARED_HOST_ALLOW_OVERRIDE='FileInfo AuthConfig Options=ExecCGI,Indexes,MultiViews'
+
+# shared_host_apache ROOT DIR PORT: Apache's directory DIR (as Apache sees it; ROOT/DIR from here,
+# ROOT empty on this machine or a chroot) with htdocs/up, a fcgid directory for www-data, and an
+# httpd.conf of Debian's apache2.conf lines and default modules on 127.0.0.1:PORT, with what a
+# shared host adds: userdir (userdir.conf's AllowOverride set to the recipe's), suexec, cgid,
+# fcgid, rewrite and headers. Bails out on failure.
+shared_host_apache () {
+	local root=$1 dir=$2 port=$3 mods m debian=/etc/apache2/mods-available
+	mkdir -p "$root$dir/htdocs" "$root$dir/fcgid" && chown www-data: "$root$dir/fcgid" &&
+		chmod 755 "$root$dir" && echo up >"$root$dir/htdocs/up" || bail_out "cannot fill $dir"
+	sed "s/^\([[:space:]]*AllowOverride\)[[:space:]].*/\1 $SHARED_HOST_ALLOW_OVERRIDE/" \
+		"$root$debian/userdir.conf" >"$root$dir/userdir.conf" || bail_out "cannot write userdir.conf"
+	{
+		cat <<-EOF
+		# Written by $TEST_NAME: Debian's apache2.conf and default modules, on loopback.
+		ServerRoot "$dir"
+		ServerName localhost
+		Listen 127.0.0.1:$port
+		PidFile "$dir/httpd.pid"
+		DefaultRuntimeDir "$dir"
+		Mutex file:$dir default
+		ErrorLog "$dir/error.log"
+		LogLevel notice
+		User www-data
+		Group www-data
+		Timeout 300
+		KeepAlive On
+		HostnameLookups Off
+		EOF
+		# Debian's default modules (a2enmod's list after installing apache2), then the host's.
+		mods="mpm_event access_compat alias auth_basic authn_core authn_file authz_core authz_host
+			authz_user autoindex deflate dir env filter mime negotiation reqtimeout setenvif status
+			userdir suexec cgid fcgid rewrite headers"
+		for m in $mods; do
+			echo "LoadModule ${m}_module $svc_apache_modules/mod_$m.so"
+		done
+		for m in $mods; do
+			case $m in userdir | cgid) continue ;; esac
+			[ ! -e "$root$debian/$m.conf" ] || echo "Include $debian/$m.conf"
+		done
+		cat <<-EOF
+		ScriptSock "$dir/cgid.sock"
+		FcgidIPCDir "$dir/fcgid"
+		FcgidProcessTableFile "$dir/fcgid/shm"
+		Include "$dir/userdir.conf"
+		<Directory />
+		    Options FollowSymLinks
+		    AllowOverride None
+		    Require all denied
+		</Directory>
+		AccessFileName .htaccess
+		<FilesMatch "^\.ht">
+		    Require all denied
+		</FilesMatch>
+		DocumentRoot "$dir/htdocs"
+		<Directory "$dir/htdocs">
+		    Require all granted
+		</Directory>
+		LogFormat "%h \"%r\" %>s %b %D" cms
+		CustomLog "$dir/access.log" cms
+		EOF
+	} >"$root$dir/httpd.conf" || bail_out "cannot write $dir/httpd.conf"
+}
+
 # Starts a private Apache with the shipped apache/cms-fcgi-$1.conf (proxy: mod_proxy_fcgi to the
 # pool; cgi or fcgid: mod_cgi or mod_fcgid running $APP_BIN with $TRASH/cms.conf; htaccess: no
 # snippet, $TRASH/public_html with AllowOverride All) on test_port 1, and waits (at most 10 s)
