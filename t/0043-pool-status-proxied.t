@@ -110,11 +110,19 @@ test_expect_success 'with realip, an address a client writes into its own X-Forw
 	expect_status 404
 '
 
-test_expect_success 'with realip, the throttle counts each client by its own address: one refused, the next let through' '
-	for u in a1 a2 a3; do
-		from 2 "$REALIP_PORT" POST /cms/user/login "{\"username\":\"$u\",\"password\":\"Wrong_pass1\"}" &&
+# wrong_logins N PORT USERNAME...: a wrong password for each USERNAME from 127.0.0.N through the
+# nginx on PORT, each answered 401.
+wrong_logins () {
+	local n=$1 port=$2 u
+	shift 2
+	for u in "$@"; do
+		from "$n" "$port" POST /cms/user/login "{\"username\":\"$u\",\"password\":\"Wrong_pass1\"}" &&
 		expect_status 401 || return 1
-	done &&
+	done
+}
+
+test_expect_success 'with realip, the throttle counts each client by its own address: one refused, the next let through' '
+	wrong_logins 2 "$REALIP_PORT" a1 a2 a3 &&
 	from 2 "$REALIP_PORT" POST /cms/user/login "{\"username\":\"a4\",\"password\":\"Wrong_pass1\"}" &&
 	expect_status 429 &&
 	from 3 "$REALIP_PORT" POST /cms/user/login "{\"username\":\"a5\",\"password\":\"Wrong_pass1\"}" &&
@@ -123,10 +131,7 @@ test_expect_success 'with realip, the throttle counts each client by its own add
 '
 
 test_expect_success 'without realip every client shares unix: in the throttle: the next client is refused too' '
-	for u in b1 b2 b3; do
-		from 4 "$PLAIN_PORT" POST /cms/user/login "{\"username\":\"$u\",\"password\":\"Wrong_pass1\"}" &&
-		expect_status 401 || return 1
-	done &&
+	wrong_logins 4 "$PLAIN_PORT" b1 b2 b3 &&
 	from 5 "$PLAIN_PORT" POST /cms/user/login "{\"username\":\"b4\",\"password\":\"Wrong_pass1\"}" &&
 	expect_status 429
 '
