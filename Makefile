@@ -8,13 +8,14 @@
 
 STD_FLAGS = -std=c++17 -Wall -Wextra -Wpedantic -Wshadow
 ifeq ($(SANITIZE),1)
-STD_FLAGS += -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+# After CXXFLAGS, whose -O2 would otherwise win: at -O1 the build takes a third less time.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 # libfcgi mallocs whatever size a FastCGI record announces; a NULL answer lets it fail as it does
 # without the sanitizer (its assertion aborts the worker, which t/0003 provokes on purpose).
 export ASAN_OPTIONS ?= allocator_may_return_null=1
 endif
-ALL_CXXFLAGS = $(STD_FLAGS) $(CXXFLAGS) $(CPPFLAGS) -Isrc $(LIB_CFLAGS) -MMD -MP
+ALL_CXXFLAGS = $(STD_FLAGS) $(CXXFLAGS) $(SAN_FLAGS) $(CPPFLAGS) -Isrc $(LIB_CFLAGS) -MMD -MP
 
 LIB_SRC = $(filter-out src/cli/main.cpp,$(wildcard src/*/*.cpp))
 LIB_OBJ = $(LIB_SRC:.cpp=.o)
