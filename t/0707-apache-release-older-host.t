@@ -244,6 +244,8 @@ test_expect_success "release $NEXT_VERSION, the same tree with a migration more,
 	test -f "$NEXT_TARBALL.sha256"
 '
 
+# The step as written, with the parts a person fills in: the version, and the served file, which is
+# cms.fcgi here (the site has served mod_fcgid since step 3's second block).
 test_expect_success "step 4 as written, serving cms.fcgi: $NEXT_VERSION beside $VERSION, the schema migrated" '
 	cp "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf" conf-before &&
 	db_exec "SELECT COUNT(*) FROM book WHERE delete_time IS NULL" >books-before &&
@@ -260,10 +262,13 @@ test_expect_success "step 4 as written, serving cms.fcgi: $NEXT_VERSION beside $
 		WHERE table_schema = \"site\" AND table_name = \"book\"" books
 '
 
-test_expect_success "the configuration is as it was, and the old tree stays: the way back" '
+test_expect_success "the configuration is as it was; the old tree stays, and refuses the migrated schema, as step 4 says" '
 	cmp conf-before "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf" &&
 	test "$(stat -c %a "$ROOT$SITE_HOME/.config/cms-fcgi/cms.conf")" = 600 &&
-	test "$(as_site_user "~/cms-fcgi-$VERSION/sbin/cms-fcgi --version")" = "cms-fcgi $VERSION"
+	test "$(as_site_user "~/cms-fcgi-$VERSION/sbin/cms-fcgi --version")" = "cms-fcgi $VERSION" &&
+	! as_site_user "~/cms-fcgi-$VERSION/sbin/cms-fcgi --setup-db </dev/null" >old-setup.out 2>&1 &&
+	grep -q "is newer than this cms-fcgi knows" old-setup.out &&
+	expect_db "SELECT version FROM cms_schema_version" "$NEXT_SCHEMA"
 '
 
 test_expect_success "after the upgrade: root's password, the books and the uploads are all there" '
