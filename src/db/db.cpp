@@ -1,6 +1,7 @@
 // MariaDB connection, statement cache, row reading and transactions over the C API.
 #include "db/db.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -409,6 +410,7 @@ void Connection::drop() noexcept {
         mysql_ = nullptr;
     }
     statements_.clear();
+    shaped_.clear();
 }
 
 void Connection::fail(const char *what) {
@@ -519,6 +521,27 @@ Statement &Connection::statement(const char *sql) {
         return *it->second;
     auto stmt = std::make_unique<Statement>(*this, mysql_, sql, one_shot_);
     return *statements_.emplace(sql, std::move(stmt)).first->second;
+}
+
+Statement &Connection::shaped(const std::string &sql) {
+    ensure_connected();
+    auto it = shaped_.find(sql);
+    if (it == shaped_.end()) {
+        if (shaped_.size() >= k_max_shaped)
+            shaped_.erase(std::min_element(shaped_.begin(), shaped_.end(),
+                                           [](const auto &a, const auto &b) {
+                                               return a.second.used < b.second.used;
+                                           }));
+        it = shaped_.emplace(sql, Shaped{}).first;
+        try {
+            it->second.stmt = std::make_unique<Statement>(*this, mysql_, it->first.c_str(), one_shot_);
+        } catch (const DbError &) {
+            shaped_.erase(sql); // not kept (a lost connection has cleared them all already)
+            throw;
+        }
+    }
+    it->second.used = ++shaped_uses_;
+    return *it->second.stmt;
 }
 
 void Connection::begin() {

@@ -135,6 +135,10 @@ class Connection {
     bool ping();
     // The statement for sql (a string constant: its address is the cache key).
     Statement &statement(const char *sql);
+    // The statement for sql made at run time (a declared collection's), cached by its text: at
+    // most k_max_shaped of them, the least recently used closed to make room.
+    Statement &shaped(const std::string &sql);
+    static constexpr size_t k_max_shaped = 256;
     // Runs after every successful (re)connect, e.g. to register permissions.
     void on_connect(std::function<void(Connection &)> hook) { on_connect_ = std::move(hook); }
     // For a connection that serves one request (CGI): each statement is prepared and executed in
@@ -201,6 +205,13 @@ class Connection {
     const Config &config_;
     MYSQL *mysql_ = nullptr;
     std::unordered_map<const char *, std::unique_ptr<Statement>> statements_;
+    // By text; a Statement keeps a pointer to its key, which a node of the map never moves.
+    struct Shaped {
+        std::unique_ptr<Statement> stmt;
+        uint64_t used = 0;
+    };
+    std::unordered_map<std::string, Shaped> shaped_;
+    uint64_t shaped_uses_ = 0;
     DbHealth *health_;
     std::function<void(Connection &)> on_connect_;
     std::vector<std::function<void()>> undo_; // of the open transaction

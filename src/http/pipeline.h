@@ -2,6 +2,8 @@
 // place that catches exceptions per request. Connections and signals are the worker's (worker.h).
 #pragma once
 
+#include <functional>
+
 #include <fcgiapp.h>
 
 #include "http/context.h"
@@ -16,6 +18,9 @@ class Router;
 struct Service : Shared {
     const Router &router;
     Meter *meter = nullptr;
+    // Run by the worker's loop before each request, when no request of this thread is under
+    // way: the moment the thread's parts may change what the router points to.
+    std::function<void()> before_request = nullptr;
 };
 
 // Answers the FastCGI request FCGX_Accept_r just read: reads what is left of its body (drained

@@ -161,7 +161,7 @@ std::string Request::line() const {
     return text::percent_escape(out, [](unsigned char c) { return c >= 0x80; });
 }
 
-std::optional<std::string> Request::query(const std::string &name) const {
+const std::vector<std::pair<std::string, std::string>> &Request::query_pairs() const {
     if (!query_) {
         query_.emplace();
         QueryInput input(raw_query);
@@ -169,7 +169,11 @@ std::optional<std::string> Request::query(const std::string &name) const {
         for (const cgicc::FormEntry &entry : cgi.getElements())
             query_->emplace_back(entry.getName(), entry.getValue());
     }
-    for (const auto &[key, value] : *query_)
+    return *query_;
+}
+
+std::optional<std::string> Request::query(const std::string &name) const {
+    for (const auto &[key, value] : query_pairs())
         if (key == name)
             return value;
     return std::nullopt;

@@ -40,6 +40,8 @@ struct Request {
 
     // The first value of query parameter name, decoded; nullopt when absent.
     std::optional<std::string> query(const std::string &name) const;
+    // Every query parameter, decoded, in order.
+    const std::vector<std::pair<std::string, std::string>> &query_pairs() const;
 
   private:
     mutable std::optional<std::vector<std::pair<std::string, std::string>>> query_;

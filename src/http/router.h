@@ -38,6 +38,9 @@ struct Route {
     int64_t body_cap = 0;
     // The body may be as large as file_total_limit rather than max_body_bytes.
     bool upload = false;
+    // What the handler serves, when one handler serves several routes: a declared collection
+    // for the content routes (content/catalog.h). The router never reads it.
+    const void *data = nullptr;
 };
 
 class Router {

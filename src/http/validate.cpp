@@ -83,6 +83,13 @@ void Problems::add(const std::string &field, FieldText text) {
     fields_.push_back(FieldProblem{field, text});
 }
 
+void Problems::add(FieldProblem problem) {
+    for (const FieldProblem &known : fields_)
+        if (known.field == problem.field)
+            return;
+    fields_.push_back(std::move(problem));
+}
+
 void Problems::check() const {
     if (!empty())
         throw ApiError(400, Code::parameter, fields_);

@@ -20,6 +20,8 @@ namespace cms::validate {
 class Problems {
   public:
     void add(const std::string &field, FieldText text);
+    // The same for a problem with its own placeholders or text (a declared field's).
+    void add(FieldProblem problem);
     bool empty() const { return fields_.empty(); }
     // Throws ApiError 400/10030 with every problem, if there is any.
     void check() const;

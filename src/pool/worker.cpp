@@ -285,6 +285,8 @@ void Loop::serve(Service &svc, int fd, Conn *conn) {
     if (!ended) {
         keep = request.keepConnection != 0;
         request.keepConnection = 1; // so that FCGX_Finish_r closes only after a stream error
+        if (svc.before_request)
+            svc.before_request();
         serve_fastcgi(svc, request);
         FCGX_Finish_r(&request);
     }
