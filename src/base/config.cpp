@@ -81,6 +81,11 @@ const Key k_keys[] = {
     CMS_INT(login_captcha_ttl, 300, 1, 86400),
     CMS_INT(login_ipv6_prefix, 64, 16, 128),
     CMS_INT(list_max_rows, 1000, 1, 100000),
+    CMS_TEXT(content_file, "conf/content.json"),
+    CMS_INT(content_max_collections, 100, 1, 1000),
+    CMS_INT(content_max_fields, 64, 1, 500),
+    CMS_INT(content_max_conditions, 10, 1, 100),
+    CMS_INT(content_max_sort, 3, 1, 10),
     // --backup (backup.cpp)
     CMS_TEXT(backup_dir, "var/backups"),
     CMS_INT(backup_keep, 7, 0, 100000),
@@ -239,7 +244,7 @@ std::string shipped_data_dir() {
 void resolve_shipped_paths(Config &config, const std::string &data_dir) {
     if (data_dir.empty())
         return;
-    for (std::string *path : {&config.message_file, &config.sql_dir}) {
+    for (std::string *path : {&config.message_file, &config.sql_dir, &config.content_file}) {
         if (path->empty() || (*path)[0] == '/' || access(path->c_str(), F_OK) == 0)
             continue;
         std::string bare = path->rfind("conf/", 0) == 0 ? path->substr(5) : *path;

@@ -59,6 +59,12 @@ struct Config {
 
     int64_t list_max_rows = 1000; // rows of an unpaged book list or search, lowest ids first
 
+    std::string content_file;              // the content declaration --setup-db applies
+    int64_t content_max_collections = 100; // collections a declaration may hold
+    int64_t content_max_fields = 64;       // fields a collection may hold
+    int64_t content_max_conditions = 10;   // filter conditions of one list request
+    int64_t content_max_sort = 3;          // sort keys of one list request
+
     std::string backup_dir;  // where --backup writes its archives
     int64_t backup_keep = 7; // archives --backup keeps there (0: all)
     int64_t slow_request_ms = 1000;        // a request this slow writes a slow line (0: never)

@@ -106,6 +106,12 @@ const Code k_codes[] = {
     Code::idempotency_key_reused,
     Code::idempotency_key_busy,
     Code::status_no_pool,
+    Code::content_created,
+    Code::content_updated,
+    Code::content_deleted,
+    Code::content_restored,
+    Code::content_not_found,
+    Code::content_taken,
 };
 
 struct FieldKey {
@@ -154,6 +160,30 @@ const FieldKey k_field_texts[] = {
     {FieldText::log_filter_format, "log.filter.format"},
     {FieldText::wrong_type, "field.type"},
     {FieldText::ids_too_many, "ids.max-size"},
+    {FieldText::content_required, "content.required"},
+    {FieldText::content_text, "content.text"},
+    {FieldText::content_integer, "content.integer"},
+    {FieldText::content_decimal, "content.decimal"},
+    {FieldText::content_decimal_digits, "content.decimal.digits"},
+    {FieldText::content_boolean, "content.boolean"},
+    {FieldText::content_date, "content.date"},
+    {FieldText::content_datetime, "content.datetime"},
+    {FieldText::content_enum, "content.enum"},
+    {FieldText::content_email, "content.email"},
+    {FieldText::content_url, "content.url"},
+    {FieldText::content_relation, "content.relation"},
+    {FieldText::content_file, "content.file"},
+    {FieldText::content_length, "content.length"},
+    {FieldText::content_min_length, "content.length.min"},
+    {FieldText::content_max_length, "content.length.max"},
+    {FieldText::content_range, "content.range"},
+    {FieldText::content_min, "content.range.min"},
+    {FieldText::content_max, "content.range.max"},
+    {FieldText::content_taken, "content.taken"},
+    {FieldText::query_unknown, "query.unknown"},
+    {FieldText::query_value, "query.value"},
+    {FieldText::query_not_allowed, "query.not-allowed"},
+    {FieldText::query_too_many, "query.too-many"},
 };
 static_assert(sizeof k_field_texts / sizeof k_field_texts[0] ==
                   static_cast<size_t>(FieldText::count_),
@@ -320,6 +350,17 @@ Json::Value make_envelope(Code code, Json::Value message, const std::string &req
     return envelope;
 }
 
+std::string with_args(std::string text,
+                      const std::vector<std::pair<std::string, std::string>> &args) {
+    for (const auto &[name, value] : args) {
+        std::string placeholder = "{" + name + "}";
+        for (size_t at = text.find(placeholder); at != std::string::npos;
+             at = text.find(placeholder, at + value.size()))
+            text.replace(at, placeholder.size(), value);
+    }
+    return text;
+}
+
 Json::Value error_envelope(const ApiError &error, const Messages &messages,
                            const std::string &request_line) {
     Code code = error.code;
@@ -331,10 +372,14 @@ Json::Value error_envelope(const ApiError &error, const Messages &messages,
     if (!error.fields.empty()) {
         Json::Value fields(Json::objectValue);
         for (const FieldProblem &problem : error.fields)
-            fields[problem.field] = with_field(messages.text(problem.text), problem.field);
+            fields[problem.field] =
+                !problem.literal.empty()
+                    ? problem.literal
+                    : with_args(with_field(messages.text(problem.text), problem.field),
+                                problem.args);
         return make_envelope(code, fields, request_line);
     }
-    return make_envelope(code, messages.text(text_code), request_line);
+    return make_envelope(code, with_args(messages.text(text_code), error.args), request_line);
 }
 
 } // namespace cms

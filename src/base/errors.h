@@ -87,6 +87,13 @@ enum class Code : int {
     idempotency_key_busy = 10392,
     // GET /status of a CGI program or a single worker: there is no pool to show.
     status_no_pool = 10393,
+    // A declared collection's (doc/content.md): {label} in the text is the collection's label.
+    content_created = 10400,
+    content_updated = 10401,
+    content_deleted = 10402,
+    content_restored = 10403,
+    content_not_found = 10404,
+    content_taken = 10405,
 };
 
 // The texts of validation failures, sent inside a 400/10030 whose message maps field → text.
@@ -131,13 +138,42 @@ enum class FieldText : int {
     log_filter_format,
     wrong_type,
     ids_too_many,
+    // A declared field's ({label}, {min}, {max}, {values}, {target} in the texts).
+    content_required,
+    content_text,
+    content_integer,
+    content_decimal,
+    content_decimal_digits,
+    content_boolean,
+    content_date,
+    content_datetime,
+    content_enum,
+    content_email,
+    content_url,
+    content_relation,
+    content_file,
+    content_length,
+    content_min_length,
+    content_max_length,
+    content_range,
+    content_min,
+    content_max,
+    content_taken,
+    // A list query's parameter ({field} is the parameter).
+    query_unknown,
+    query_value,
+    query_not_allowed,
+    query_too_many,
     count_ // not a text: the number of them
 };
 
-// One failing field of a validation failure and the text it gets.
+// One failing field of a validation failure and the text it gets: the table's text with
+// "{field}" and each of args' "{name}" replaced, or literal when set (a declared field's own).
 struct FieldProblem {
     std::string field;
     FieldText text;
+    std::vector<std::pair<std::string, std::string>> args = {};
+    std::string literal = {};
 };
 
 // A request that cannot be served as asked: rendered by the loop as the envelope with status.
@@ -171,6 +207,8 @@ class ApiError : public std::exception {
     Code text_code;
     std::vector<FieldProblem> fields; // empty unless a validation failure
     Code fallback = Code::ok;
+    // "{name}" → value in the code's text (a declared collection's {label}).
+    std::vector<std::pair<std::string, std::string>> args;
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
@@ -201,6 +239,9 @@ class Messages {
   private:
     std::unordered_map<std::string, std::string> texts_; // "<code>" or "<code>.<key>" → text
 };
+
+// text with each "{name}" of args replaced by its value.
+std::string with_args(std::string text, const std::vector<std::pair<std::string, std::string>> &args);
 
 // {"code", "message", "request"}: the body of every write success and every failure.
 Json::Value make_envelope(Code code, Json::Value message, const std::string &request_line);

@@ -20,6 +20,10 @@
 #include "cli/fcgi_client.h"
 #include "cli/restore.h"
 #include "cli/setup_db.h"
+#include "content/apply.h"
+#include "content/catalog.h"
+#include "db/db.h"
+#include "db/schema.h"
 #include "metrics/status_page.h"
 
 namespace cms {
@@ -89,9 +93,22 @@ int cmd_backup_or_restore(const Config &config, const std::string &dir,
     return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
 }
 
+int cmd_check_content(const Config &config, const std::string &path, bool with_database) {
+    content::Limits limits = content::limits_of(config);
+    content::Declaration declared = content::check_file(path, limits);
+    std::printf("content declaration '%s' is ok: %zu collection(s)\n", path.c_str(),
+                declared.collections.size());
+    if (with_database) {
+        db::Connection conn(config);
+        schema::check_version(conn, config.db_name);
+        content::apply(conn, declared, limits, true, stdout);
+    }
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+}
+
 int cmd_setup_db(const Config &config, const std::string &db_admin) {
     if (db_admin.empty())
-        setup_database(config, std::cin, isatty(0) != 0, stdout);
+        setup_database(config, std::cin, isatty(0) != 0, stdout, true);
     else
         setup_database_as(db_admin, config, std::cin, isatty(0) != 0, stdout);
     return 0;

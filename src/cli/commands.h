@@ -26,4 +26,9 @@ int cmd_backup_or_restore(const Config &config, const std::string &dir,
 // generated and printed); with db_admin, the database and its account made first.
 int cmd_setup_db(const Config &config, const std::string &db_admin);
 
+// --check-content FILE: the declaration checked with no database (every broken rule, with its
+// JSON pointer); with_database, then the plan of applying it to the configured database, each
+// DDL statement printed, nothing changed. Throws std::runtime_error with the reasons.
+int cmd_check_content(const Config &config, const std::string &path, bool with_database);
+
 } // namespace cms

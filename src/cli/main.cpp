@@ -36,6 +36,7 @@ void usage() {
                "       cms-fcgi [-c FILE] [--env FILE] --setup-db [--db-admin USER]\n"
                "                (root's password from stdin, or generated and printed)\n"
                "       cms-fcgi [-c FILE] --nginx-texts\n"
+               "       cms-fcgi [-c FILE] --check-content FILE\n"
                "       cms-fcgi [-c FILE] [--listen ADDR] status\n"
                "       cms-fcgi --hash-password   (reads the password from stdin)\n"
                "       cms-fcgi --version [--verbose]\n"
@@ -52,6 +53,9 @@ void usage() {
                "  --db-admin USER  with --setup-db: as MariaDB's USER over the local socket\n"
                "                 (unix_socket authentication), first create db_name and the\n"
                "                 account db_user@localhost with db_password (never empty)\n"
+               "  --check-content FILE  check a content declaration (doc/content.md), then,\n"
+               "                 with a config file, print the plan of applying it to the\n"
+               "                 database (nothing is changed), then exit\n"
                "  --nginx-texts  print the message file's texts of nginx's own errors as the\n"
                "                 include cms-fcgi-texts.conf of nginx/cms-fcgi.conf, then exit\n"
                "  --backup [DIR] write an archive of the database and the files to DIR (default\n"
@@ -68,7 +72,8 @@ void usage() {
 
 // What the command line said, and what the row's needs loaded for its command.
 struct Options {
-    std::string config_path, listen, env_file, db_admin, get_key, backup_dir, archive, until;
+    std::string config_path, listen, env_file, db_admin, get_key, backup_dir, archive, until,
+        content_path;
     bool replace = false;
     char **argv = nullptr;
     cms::Config config;
@@ -107,6 +112,9 @@ int nginx_texts(Options &o) {
 }
 int status(Options &o) { return cms::cmd_status(o.listen.empty() ? o.config.listen : o.listen); }
 int setup_db(Options &o) { return cms::cmd_setup_db(o.config, o.db_admin); }
+int check_content(Options &o) {
+    return cms::cmd_check_content(o.config, o.content_path, !o.config_path.empty());
+}
 int restore(Options &o) {
     return cms::cmd_backup_or_restore(o.config, "", o.archive, {o.replace, o.until});
 }
@@ -139,6 +147,7 @@ const Command k_commands[] = {
     {"--nginx-texts", nginx_texts, k_config | k_messages},
     {"status", status, k_config},
     {"--setup-db", setup_db, k_config | k_database},
+    {"--check-content", check_content, k_config | k_database, &Options::content_path},
     {"--restore", restore, k_config | k_log | k_database, &Options::archive},
     {"--backup", backup, k_config | k_log | k_database, &Options::backup_dir},
     {"-t", check, k_config | k_checked | k_messages},

@@ -372,7 +372,8 @@ void restore_backup(const Config &config, const std::string &archive_path,
                      options.until.c_str());
     }
     std::istringstream no_password;
-    setup_database(staged, no_password, false, out);
+    // The archive's own declaration comes back with its rows: the file is not applied.
+    setup_database(staged, no_password, false, out, false);
 
     std::vector<std::string> staged_tables;
     std::vector<std::string> row_paths;

@@ -3,6 +3,7 @@
 #include "cli/setup_db.h"
 
 #include <dirent.h>
+#include <unistd.h>
 #include <openssl/rand.h>
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 #include "api/user_rules.h"
 #include "auth/password.h"
 #include "base/config.h"
+#include "content/apply.h"
+#include "content/catalog.h"
 #include "db/account_store.h"
 #include "db/db.h"
 #include "db/schema.h"
@@ -169,16 +172,29 @@ void setup_database_as(const std::string &admin, const Config &config, std::istr
                       "there\n",
                  config.db_name.c_str(), config.db_user.c_str(), k_account_host);
     as_admin.db_name = config.db_name;
-    setup_database(as_admin, in, in_is_terminal, out);
+    setup_database(as_admin, in, in_is_terminal, out, true);
 }
 
-void setup_database(const Config &config, std::istream &in, bool in_is_terminal, std::FILE *out) {
+void setup_database(const Config &config, std::istream &in, bool in_is_terminal, std::FILE *out,
+                    bool apply_content) {
     db::Connection conn(config);
+    // The declaration is checked before anything is written: a broken one leaves an empty
+    // database empty.
+    content::Limits limits = content::limits_of(config);
+    std::optional<content::Declaration> declared;
+    if (apply_content && access(config.content_file.c_str(), F_OK) == 0)
+        declared = content::check_file(config.content_file, limits);
+    else if (apply_content)
+        std::fprintf(stderr, "cms-fcgi: no content declaration at '%s' (content_file): the "
+                             "applied one, if any, is kept\n",
+                     config.content_file.c_str());
     SchemaStore store(conn);
     schema::State state = schema::recognise(store.tables(), store.recorded_version());
     switch (state.kind) {
     case schema::State::Kind::empty:
         create(config, conn, in, in_is_terminal, out);
+        if (declared)
+            content::apply(conn, *declared, limits, false, out);
         return;
     case schema::State::Kind::unknown:
         throw std::runtime_error("refusing to change database '" + config.db_name +
@@ -194,6 +210,8 @@ void setup_database(const Config &config, std::istream &in, bool in_is_terminal,
                                  " is newer than this cms-fcgi knows (" +
                                  std::to_string(schema::k_version) + ")");
     upgrade(config, conn, state.version, out);
+    if (declared)
+        content::apply(conn, *declared, limits, false, out);
 }
 
 } // namespace cms

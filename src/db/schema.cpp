@@ -28,10 +28,15 @@ const char *const k_released_tables[] = {
 
 // Tables of later versions. A database holding any other table is not ours to change.
 const char *const k_later_tables[] = {"cms_schema_version", "cms_idempotency",
-                                      "cms_captcha_spent", "cms_login_gate"};
+                                      "cms_captcha_spent", "cms_login_gate", "cms_content"};
+
+// The tables of declared collections (content/declaration.h) begin with this.
+constexpr const char *k_content_prefix = "content_";
 
 bool ours(const std::string &table) {
     auto is = [&](const char *name) { return table == name; };
+    if (table.rfind(k_content_prefix, 0) == 0)
+        return true;
     return std::any_of(std::begin(k_released_tables), std::end(k_released_tables), is) ||
            std::any_of(std::begin(k_later_tables), std::end(k_later_tables), is);
 }

@@ -23,6 +23,8 @@
 #include "base/errors.h"
 #include "base/json.h"
 #include "base/log.h"
+#include "content/catalog.h"
+#include "content/content_handlers.h"
 #include "db/db.h"
 #include "db/db_health.h"
 #include "db/permission_store.h"
@@ -38,12 +40,35 @@ namespace cms {
 
 namespace {
 
+// The routes a thread serves: the fixed table, then the routes of the applied content
+// declaration; without one (the database could not be asked yet), placeholders that answer the
+// paths of collections with 503 until it can.
+std::vector<Route> all_routes(const content::Catalog *catalog) {
+    std::vector<Route> routes = route_table();
+    if (catalog != nullptr) {
+        routes.insert(routes.end(), catalog->routes().begin(), catalog->routes().end());
+        return routes;
+    }
+    for (const char *pattern : {"/v1/{collection}", "/v1/{collection}/{id}",
+                                "/v1/{collection}/{id}/restore"})
+        for (const char *method : {"GET", "POST", "PUT", "DELETE"})
+            routes.push_back(Route{method, pattern, Access::everyone, Permission{},
+                                   handle_content_unknown, nullptr, 1024});
+    return routes;
+}
+
 // What one thread of a worker needs of its own: the database connection (with its statements)
-// and the parsers and key that keep state between calls. The config, the message table and the
-// pool's health state are shared. A CGI request's connection is one-shot: it serves one request,
-// which runs most statements once, so none is worth a round trip of its own to be prepared.
+// and the parsers and key that keep state between calls, and the routes. The config, the
+// message table, the pool's health state and the pool's content catalog are shared. A CGI
+// request's connection is one-shot: it serves one request, which runs most statements once, so
+// none is worth a round trip of its own to be prepared.
 struct ThreadParts {
     db::Connection db;
+    // The applied declaration: the pool's (read by the master at start), else this thread's own,
+    // read at its first connect (a CGI request, a pool started while the database was down).
+    const content::Catalog *catalog;
+    std::unique_ptr<content::Catalog> own_catalog;
+    std::vector<Route> routes;
     Router router;
     jwt::Key jwt_key;
     json::BodyParser json;
@@ -52,9 +77,10 @@ struct ThreadParts {
 
     // board: the pool's, with this thread's slot (worker, thread); nullptr without a pool.
     ThreadParts(const Config &config, const Messages &messages, DbHealth &health,
-                const std::vector<Permission> &declared, bool cgi, Scoreboard *board,
-                size_t worker, size_t thread)
-        : db(config, &health), router(route_table()), jwt_key(config.jwt_secret),
+                const content::Catalog *pool_catalog, bool cgi, Scoreboard *board, size_t worker,
+                size_t thread)
+        : db(config, &health), catalog(pool_catalog), routes(all_routes(catalog)),
+          router(routes), jwt_key(config.jwt_secret),
           json(static_cast<int>(config.json_max_depth)),
           service{{config, messages, db, jwt_key, json, board}, router, nullptr} {
         if (cgi)
@@ -65,9 +91,13 @@ struct ThreadParts {
         }
         // Checked and registered on every (re)connect: idempotent, and a database that was down
         // at start-up is checked and gets its permissions as soon as it is back.
-        db.on_connect([&declared, &config](db::Connection &conn) {
+        db.on_connect([this, &config](db::Connection &conn) {
             schema::check_version(conn, config.db_name);
-            PermissionStore(conn).register_declared(declared);
+            if (catalog == nullptr && !own_catalog)
+                own_catalog = std::make_unique<content::Catalog>(
+                    content::load_applied(conn, content::limits_of(config)));
+            const content::Catalog *known = catalog != nullptr ? catalog : own_catalog.get();
+            PermissionStore(conn).register_declared(declared_permissions(all_routes(known)));
         });
         try {
             db.ensure_connected();
@@ -75,6 +105,9 @@ struct ThreadParts {
             log_warn(std::string("database not reachable at start-up, answering 503 until "
                                       "it is: ") + e.what());
         }
+        use_own_catalog();
+        // A catalog read in a request's connect is served from the next request on.
+        service.before_request = [this] { use_own_catalog(); };
         // The first connect is no request's: counted here, then each request counts its own.
         if (meter) {
             add(meter->counters().db_connects, db.stats().connects);
@@ -83,12 +116,23 @@ struct ThreadParts {
         }
         db.reset_stats();
     }
+
+    // Serves own_catalog's routes once it was read; only between requests (a Route of the old
+    // table may be in use during one).
+    void use_own_catalog() {
+        if (catalog != nullptr || !own_catalog)
+            return;
+        catalog = own_catalog.get();
+        routes = all_routes(catalog);
+        router = Router(routes);
+    }
 };
 
 // One worker process (listen_fd >= 0), with worker_threads threads, or the one CGI request (-1):
 // the pool's health state, each thread's parts, then the loop.
 int run_worker_process(const Config &config, const Messages &messages, int listen_fd,
-                       DbHealthShared *shared, Scoreboard *board, size_t slot) {
+                       const content::Catalog *catalog, DbHealthShared *shared, Scoreboard *board,
+                       size_t slot) {
     // A CGI request too: a stop signal must not cut its body read or its answer short (EINTR).
     // Before FCGX_Init: libfcgi installs its own SIGUSR1 handler, which fails every later read,
     // where the handler is still the default, and a stop sends SIGUSR1 to each worker thread.
@@ -101,13 +145,11 @@ int run_worker_process(const Config &config, const Messages &messages, int liste
     int status = 1;
     {
         DbHealth health(config, shared);
-        const std::vector<Permission> declared =
-            declared_permissions(route_table());
         size_t threads = listen_fd >= 0 ? static_cast<size_t>(config.worker_threads) : 1;
         std::vector<std::unique_ptr<ThreadParts>> parts;
         std::vector<Service *> services;
         for (size_t i = 0; i < threads; ++i) {
-            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, declared,
+            parts.push_back(std::make_unique<ThreadParts>(config, messages, health, catalog,
                                                           listen_fd < 0, board, slot, i));
             services.push_back(&parts.back()->service);
         }
@@ -139,22 +181,22 @@ std::string own_path(const char *argv0) {
     return link;
 }
 
-// A database that answers with another schema version stops start-up; one that does not answer
-// yet is the workers' business (503 until it does, then the same check at connect).
-void check_schema_at_start(const Config &config) {
+// A database that answers with another schema version, or with a content declaration this
+// binary cannot serve, stops start-up; one that does not answer yet is the workers' business
+// (503 until it does, then the same checks at connect). The applied declaration, read once for
+// every worker; nullptr when the database did not answer.
+std::unique_ptr<content::Catalog> check_database_at_start(const Config &config) {
     db::ClientLibrary library;
     library.require();
-    {
-        db::Connection db(config);
-        bool reachable = true;
-        try {
-            db.ensure_connected();
-        } catch (const db::DbError &) {
-            reachable = false;
-        }
-        if (reachable)
-            schema::check_version(db, config.db_name);
+    db::Connection db(config);
+    try {
+        db.ensure_connected();
+    } catch (const db::DbError &) {
+        return nullptr;
     }
+    schema::check_version(db, config.db_name);
+    return std::make_unique<content::Catalog>(
+        content::load_applied(db, content::limits_of(config)));
 }
 
 // Fixed malloc thresholds instead of glibc's sliding ones. By default, freeing a block that was
@@ -176,11 +218,13 @@ int serve(const Config &config, const Messages &messages, bool supervise, char *
     ListenSocket socket = listening_socket(config.listen);
     int listen_fd = socket.fd;
     SocketFile socket_file = own_socket_file(socket.listen, listen_fd);
+    std::unique_ptr<content::Catalog> catalog;
     if (listen_fd >= 0)
-        check_schema_at_start(config);
+        catalog = check_database_at_start(config);
     int status;
     if (!supervise) {
-        status = run_worker_process(config, messages, listen_fd, nullptr, nullptr, 0);
+        status = run_worker_process(config, messages, listen_fd, catalog.get(), nullptr, nullptr,
+                                    0);
     } else {
         if (listen_fd < 0)
             throw std::runtime_error("--supervise needs a listening socket: give --listen, or "
@@ -188,7 +232,7 @@ int serve(const Config &config, const Messages &messages, bool supervise, char *
         // Made before the first fork: every worker of this master shares them.
         DbHealthShared *shared = db_health_shared_memory();
         std::unique_ptr<Scoreboard> board = Scoreboard::create(
-            config, listen_fd, route_templates(route_table()), &listen_queue);
+            config, listen_fd, route_templates(all_routes(catalog.get())), &listen_queue);
         if (!board)
             log_warn(
                 "cannot make the scoreboard's shared memory: /status has no pool figures");
@@ -196,7 +240,8 @@ int serve(const Config &config, const Messages &messages, bool supervise, char *
         status = run_supervisor(
             config, socket,
             [&](int fd, size_t slot) {
-                return run_worker_process(config, messages, fd, shared, board.get(), slot);
+                return run_worker_process(config, messages, fd, catalog.get(), shared,
+                                          board.get(), slot);
             },
             exe.c_str(), argv, board.get());
     }

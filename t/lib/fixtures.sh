@@ -89,6 +89,18 @@ start_db () {
 		2>>"$TRASH/fixture.log" || bail_out "cannot set root's password"
 }
 
+# Applies the content declaration FILE to the file's database with `cms-fcgi --setup-db`, as an
+# operator does after editing content_file; its output goes to $TRASH/apply.out. Fails, saying
+# why, when the apply does. A running pool serves the new declaration after restart_app.
+apply_content () {
+	CMS_DB_SOCKET=$DB_SOCKET CMS_DB_USER=$svc_db_admin CMS_DB_PASSWORD= CMS_DB_NAME=$DB_NAME \
+		CMS_SQL_DIR=$TOP/sql CMS_CONTENT_FILE=$1 "$APP_BIN" -c /dev/null --setup-db \
+		</dev/null >"$TRASH/apply.out" 2>&1 && return 0
+	echo "applying $1 failed:" >&2
+	cat "$TRASH/apply.out" >&2
+	return 1
+}
+
 # Stops the private server of start_db --private (cleanly, like an operator would).
 stop_db () {
 	[ -n "$DB_PID" ] || bail_out "stop_db needs start_db --private"
@@ -246,10 +258,25 @@ start_validator () {
 	rm -f "$TRASH/openapi.in" "$TRASH/openapi.out" "$TRASH/openapi.log"
 	mkfifo "$TRASH/openapi.in" "$TRASH/openapi.out" || bail_out "mkfifo failed"
 	/usr/bin/python3 "$TOP/t/openapi-validate" "$TRASH/openapi.in" "$TRASH/openapi.out" \
-		"$TOP/doc/openapi.yaml" "$TRASH/openapi.log" 2>>"$TRASH/fixture.log" &
+		"$TOP/doc/openapi.yaml" "$TRASH/openapi.log" ${SERVED_OPENAPI:+"$SERVED_OPENAPI"} \
+		2>>"$TRASH/fixture.log" &
 	VALIDATOR_PID=$!
 	poll_until 300 test -s "$TRASH/openapi.log" 2>>"$TRASH/fixture.log" ||
 		bail_out "t/openapi-validate did not start (python3-jsonschema, python3-yaml: scripts/install-deps)"
+}
+
+# Checks each answer from now on against the pool's own GET /openapi.json (the declared
+# collections) too: fetched through the front, then the validator started again with it.
+use_served_openapi () {
+	SERVED_OPENAPI=$TRASH/served-openapi.json
+	curl -sf -o "$SERVED_OPENAPI" "http://127.0.0.1:$HTTP_PORT/openapi.json" ||
+		bail_out "GET /openapi.json failed"
+	if [ -n "$VALIDATOR_PID" ]; then
+		kill "$VALIDATOR_PID" 2>/dev/null
+		wait "$VALIDATOR_PID" 2>/dev/null
+		VALIDATOR_PID=
+	fi
+	start_validator
 }
 
 # Starts nginx with the shipped nginx/cms-fcgi.conf (and the texts of start_app's message file) on
