@@ -26,7 +26,9 @@ class ApplyLock {
     explicit ApplyLock(DeclarationStore &store) : store_(store) {
         if (!store_.lock(k_lock_seconds))
             throw std::runtime_error("another --setup-db is applying a content declaration "
-                                     "(waited " + std::to_string(k_lock_seconds) + " s): run "
+                                     "(waited " +
+                                     std::to_string(k_lock_seconds) +
+                                     " s): run "
                                      "this one again when it is done");
     }
     ~ApplyLock() { store_.unlock(); }
@@ -83,7 +85,8 @@ void apply(db::Connection &db, const Declaration &declared, const Limits &limits
     }
     if (!broken.empty())
         throw std::runtime_error("refusing the content declaration, rows break its rules; "
-                                 "nothing was changed:\n" + broken);
+                                 "nothing was changed:\n" +
+                                 broken);
     // The merged declaration must read back as this binary reads what is applied.
     std::vector<Problem> problems;
     std::string text = json::write(document(p.merged));
@@ -92,7 +95,8 @@ void apply(db::Connection &db, const Declaration &declared, const Limits &limits
         read(*again, limits, true, problems);
     if (!problems.empty())
         throw std::runtime_error("the merged content declaration breaks its rules (retired "
-                                 "items count too); nothing was changed:\n" + describe(problems));
+                                 "items count too); nothing was changed:\n" +
+                                 describe(problems));
     for (const Step &step : p.steps) {
         std::fprintf(out, "%s %s\n", dry_run ? "would" : "content:", step.what.c_str());
         if (dry_run)
@@ -110,11 +114,11 @@ void apply(db::Connection &db, const Declaration &declared, const Limits &limits
     if (before == text && p.steps.empty())
         return; // applied already: nothing to say
     store.store(text);
-    std::fprintf(out, "content declaration applied: %zu collection(s) served, %zu step(s) run\n",
-                 static_cast<size_t>(std::count_if(
-                     p.merged.collections.begin(), p.merged.collections.end(),
-                     [](const Collection &c) { return !c.retired; })),
-                 p.steps.size());
+    std::fprintf(
+        out, "content declaration applied: %zu collection(s) served, %zu step(s) run\n",
+        static_cast<size_t>(std::count_if(p.merged.collections.begin(), p.merged.collections.end(),
+                                          [](const Collection &c) { return !c.retired; })),
+        p.steps.size());
 }
 
 } // namespace cms::content

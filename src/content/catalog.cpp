@@ -5,8 +5,8 @@
 #include "base/config.h"
 #include "base/json.h"
 #include "content/content_handlers.h"
-#include "content/openapi.h"
 #include "content/declaration_store.h"
+#include "content/openapi.h"
 #include "db/db.h"
 
 namespace cms::content {
@@ -76,7 +76,9 @@ Catalog::Catalog(Declaration declaration) : declaration_(std::move(declaration))
     routes_.push_back(openapi);
 }
 
-const char *Catalog::keep(std::string text) { return texts_.emplace_back(std::move(text)).c_str(); }
+const char *Catalog::keep(std::string text) {
+    return texts_.emplace_back(std::move(text)).c_str();
+}
 
 Limits limits_of(const Config &config) {
     Limits limits;

@@ -12,11 +12,12 @@ namespace cms::content {
 namespace {
 
 // The columns every read selects before the fields: id, owner, and the times in UTC.
-constexpr const char *k_meta_select =
-    "SELECT t.id, t.create_user_id, t.create_time, t.update_time";
+constexpr const char *k_meta_select = "SELECT t.id, t.create_user_id, t.create_time, t.update_time";
 constexpr size_t k_meta_columns = 4;
 
-std::string quoted(const std::string &identifier) { return "`" + identifier + "`"; }
+std::string quoted(const std::string &identifier) {
+    return "`" + identifier + "`";
+}
 
 std::string live_condition(Rows rows) {
     return rows == Rows::live ? "t.delete_time IS NULL" : "t.delete_time IS NOT NULL";
@@ -165,12 +166,12 @@ std::optional<Row> CollectionStore::find(int64_t id, Rows rows) {
     return std::move(found.front());
 }
 
-std::vector<Row> CollectionStore::list(const Query &query, std::optional<int64_t> owner,
-                                       Rows rows, int64_t page, int64_t count, int64_t &total) {
+std::vector<Row> CollectionStore::list(const Query &query, std::optional<int64_t> owner, Rows rows,
+                                       int64_t page, int64_t count, int64_t &total) {
     std::vector<db::Param> params;
     std::string pattern;
-    std::string condition = " WHERE " + live_condition(rows) +
-                            where(query, owner, collection_, params, pattern);
+    std::string condition =
+        " WHERE " + live_condition(rows) + where(query, owner, collection_, params, pattern);
     total = db_.shaped("SELECT COUNT(*) FROM " + quoted(collection_.table()) + " t" + condition)
                 .execute(params)
                 .scalar();
@@ -178,8 +179,8 @@ std::vector<Row> CollectionStore::list(const Query &query, std::optional<int64_t
     for (const SortKey &key : query.sort)
         order += (key.field == nullptr ? std::string("t.id") : "t." + quoted(key.field->id)) +
                  (key.descending ? " DESC, " : ", ");
-    std::string sql = select_list(collection_) + condition + " ORDER BY " + order +
-                      "t.id LIMIT ? OFFSET ?";
+    std::string sql =
+        select_list(collection_) + condition + " ORDER BY " + order + "t.id LIMIT ? OFFSET ?";
     params.emplace_back(count);
     params.emplace_back(page * count);
     return read_rows(db_.shaped(sql).execute(params), answered_fields(collection_).size());
@@ -196,8 +197,8 @@ std::optional<int64_t> CollectionStore::insert(const Assignments &values,
         marks += ", ?";
         params.push_back(param(value));
     }
-    std::string sql = "INSERT INTO " + quoted(collection_.table()) + " (" + columns +
-                      ") VALUES (" + marks + ")";
+    std::string sql =
+        "INSERT INTO " + quoted(collection_.table()) + " (" + columns + ") VALUES (" + marks + ")";
     try {
         return static_cast<int64_t>(db_.shaped(sql).execute(params).insert_id());
     } catch (const db::DbError &e) {
@@ -210,8 +211,8 @@ std::optional<int64_t> CollectionStore::insert(const Assignments &values,
 }
 
 bool CollectionStore::update(int64_t id, const Assignments &values, std::string &taken) {
-    std::string sql = "UPDATE " + quoted(collection_.table()) +
-                      " SET update_time = UTC_TIMESTAMP(3)";
+    std::string sql =
+        "UPDATE " + quoted(collection_.table()) + " SET update_time = UTC_TIMESTAMP(3)";
     std::vector<db::Param> params;
     for (const auto &[field, value] : values) {
         sql += ", " + quoted(field->id) + " = ?";

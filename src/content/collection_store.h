@@ -54,8 +54,8 @@ class CollectionStore {
     std::optional<Row> find(int64_t id, Rows rows = Rows::live);
     // One page of the rows that query selects, owned by owner when given, and the count of all
     // of them.
-    std::vector<Row> list(const Query &query, std::optional<int64_t> owner, Rows rows,
-                          int64_t page, int64_t count, int64_t &total);
+    std::vector<Row> list(const Query &query, std::optional<int64_t> owner, Rows rows, int64_t page,
+                          int64_t count, int64_t &total);
     // The new row's id; nullopt, with the field whose unique value is taken, when one is.
     std::optional<int64_t> insert(const Assignments &values, std::optional<int64_t> owner,
                                   std::string &taken);

@@ -166,9 +166,8 @@ void assign(const Field &f, const Json::Value &member, std::string_view source, 
     if (fault == Fault::none && value.kind == content::Value::Kind::integer) {
         const content::Declaration &decl = *mount(ctx).declaration;
         if ((f.type == Type::relation &&
-             !CollectionStore::target_exists(ctx.db, f.target == "user" ? nullptr
-                                                                         : decl.by_id(f.target),
-                                             value.integer)) ||
+             !CollectionStore::target_exists(
+                 ctx.db, f.target == "user" ? nullptr : decl.by_id(f.target), value.integer)) ||
             (f.type == Type::file && !CollectionStore::file_exists(ctx.db, value.integer)))
             fault = Fault::invalid;
     }
@@ -322,8 +321,8 @@ Response handle_content_restore(const Request &req, Ctx &ctx) {
 }
 
 Response handle_content_openapi(const Request &, Ctx &ctx) {
-    return Response::json_text(
-        200, static_cast<const content::Catalog *>(ctx.route->data)->openapi());
+    return Response::json_text(200,
+                               static_cast<const content::Catalog *>(ctx.route->data)->openapi());
 }
 
 Response handle_content_unknown(const Request &, Ctx &) {

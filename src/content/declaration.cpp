@@ -27,45 +27,265 @@ constexpr int64_t k_email_max = 254;
 constexpr int64_t k_url_max = 2000;
 constexpr size_t k_max_values = 100;
 constexpr size_t k_max_value_length = 64;
+constexpr int k_max_depth = 64; // of a declaration's JSON: its own is 6 deep
 
 // Columns every content table has: no field may take their names.
-const char *const k_meta_columns[] = {"id", "create_user_id", "create_time", "update_time",
-                                      "delete_time", "live"};
+const char *const k_meta_columns[] = {"id",          "create_user_id", "create_time",
+                                      "update_time", "delete_time",    "live"};
 
 // MariaDB's reserved words (the server's sql/lex.h, those that need quoting), lower case.
 const char *const k_reserved[] = {
-    "accessible", "add", "all", "alter", "analyze", "and", "as", "asc", "asensitive", "before",
-    "between", "bigint", "binary", "blob", "both", "by", "call", "cascade", "case", "change",
-    "char", "character", "check", "collate", "column", "condition", "constraint", "continue",
-    "convert", "create", "cross", "current_date", "current_role", "current_time",
-    "current_timestamp", "current_user", "cursor", "database", "databases", "day_hour",
-    "day_microsecond", "day_minute", "day_second", "dec", "decimal", "declare", "default",
-    "delayed", "delete", "delete_domain_id", "desc", "describe", "deterministic", "distinct",
-    "distinctrow", "div", "do_domain_ids", "double", "drop", "dual", "each", "else", "elseif",
-    "enclosed", "escaped", "except", "exists", "exit", "explain", "false", "fetch", "float",
-    "float4", "float8", "for", "force", "foreign", "from", "fulltext", "general", "grant", "group",
-    "having", "high_priority", "hour_microsecond", "hour_minute", "hour_second", "if", "ignore",
-    "ignore_domain_ids", "ignore_server_ids", "in", "index", "infile", "inner", "inout",
-    "insensitive", "insert", "int", "int1", "int2", "int3", "int4", "int8", "integer", "intersect",
-    "interval", "into", "is", "iterate", "join", "key", "keys", "kill", "leading", "leave", "left",
-    "like", "limit", "linear", "lines", "load", "localtime", "localtimestamp", "lock", "long",
-    "longblob", "longtext", "loop", "low_priority", "master_heartbeat_period",
-    "master_ssl_verify_server_cert", "match", "maxvalue", "mediumblob", "mediumint", "mediumtext",
-    "middleint", "minute_microsecond", "minute_second", "mod", "modifies", "natural", "not",
-    "no_write_to_binlog", "null", "numeric", "offset", "on", "optimize", "option", "optionally",
-    "or", "order", "out", "outer", "outfile", "over", "page_checksum", "parse_vcol_expr",
-    "partition", "position", "precision", "primary", "procedure", "purge", "range", "read",
-    "reads", "read_write", "real", "recursive", "ref_system_id", "references", "regexp", "release",
-    "rename", "repeat", "replace", "require", "resignal", "restrict", "return", "returning",
-    "revoke", "right", "rlike", "rows", "row_number", "schema", "schemas", "second_microsecond",
-    "select", "sensitive", "separator", "set", "show", "signal", "slow", "smallint", "spatial",
-    "specific", "sql", "sqlexception", "sqlstate", "sqlwarning", "sql_big_result",
-    "sql_calc_found_rows", "sql_small_result", "ssl", "starting", "stats_auto_recalc",
-    "stats_persistent", "stats_sample_pages", "straight_join", "table", "terminated", "then",
-    "tinyblob", "tinyint", "tinytext", "to", "trailing", "trigger", "true", "undo", "union",
-    "unique", "unlock", "unsigned", "update", "usage", "use", "using", "utc_date", "utc_time",
-    "utc_timestamp", "values", "varbinary", "varchar", "varcharacter", "varying", "when", "where",
-    "while", "window", "with", "write", "xor", "year_month", "zerofill",
+    "accessible",
+    "add",
+    "all",
+    "alter",
+    "analyze",
+    "and",
+    "as",
+    "asc",
+    "asensitive",
+    "before",
+    "between",
+    "bigint",
+    "binary",
+    "blob",
+    "both",
+    "by",
+    "call",
+    "cascade",
+    "case",
+    "change",
+    "char",
+    "character",
+    "check",
+    "collate",
+    "column",
+    "condition",
+    "constraint",
+    "continue",
+    "convert",
+    "create",
+    "cross",
+    "current_date",
+    "current_role",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "cursor",
+    "database",
+    "databases",
+    "day_hour",
+    "day_microsecond",
+    "day_minute",
+    "day_second",
+    "dec",
+    "decimal",
+    "declare",
+    "default",
+    "delayed",
+    "delete",
+    "delete_domain_id",
+    "desc",
+    "describe",
+    "deterministic",
+    "distinct",
+    "distinctrow",
+    "div",
+    "do_domain_ids",
+    "double",
+    "drop",
+    "dual",
+    "each",
+    "else",
+    "elseif",
+    "enclosed",
+    "escaped",
+    "except",
+    "exists",
+    "exit",
+    "explain",
+    "false",
+    "fetch",
+    "float",
+    "float4",
+    "float8",
+    "for",
+    "force",
+    "foreign",
+    "from",
+    "fulltext",
+    "general",
+    "grant",
+    "group",
+    "having",
+    "high_priority",
+    "hour_microsecond",
+    "hour_minute",
+    "hour_second",
+    "if",
+    "ignore",
+    "ignore_domain_ids",
+    "ignore_server_ids",
+    "in",
+    "index",
+    "infile",
+    "inner",
+    "inout",
+    "insensitive",
+    "insert",
+    "int",
+    "int1",
+    "int2",
+    "int3",
+    "int4",
+    "int8",
+    "integer",
+    "intersect",
+    "interval",
+    "into",
+    "is",
+    "iterate",
+    "join",
+    "key",
+    "keys",
+    "kill",
+    "leading",
+    "leave",
+    "left",
+    "like",
+    "limit",
+    "linear",
+    "lines",
+    "load",
+    "localtime",
+    "localtimestamp",
+    "lock",
+    "long",
+    "longblob",
+    "longtext",
+    "loop",
+    "low_priority",
+    "master_heartbeat_period",
+    "master_ssl_verify_server_cert",
+    "match",
+    "maxvalue",
+    "mediumblob",
+    "mediumint",
+    "mediumtext",
+    "middleint",
+    "minute_microsecond",
+    "minute_second",
+    "mod",
+    "modifies",
+    "natural",
+    "not",
+    "no_write_to_binlog",
+    "null",
+    "numeric",
+    "offset",
+    "on",
+    "optimize",
+    "option",
+    "optionally",
+    "or",
+    "order",
+    "out",
+    "outer",
+    "outfile",
+    "over",
+    "page_checksum",
+    "parse_vcol_expr",
+    "partition",
+    "position",
+    "precision",
+    "primary",
+    "procedure",
+    "purge",
+    "range",
+    "read",
+    "reads",
+    "read_write",
+    "real",
+    "recursive",
+    "ref_system_id",
+    "references",
+    "regexp",
+    "release",
+    "rename",
+    "repeat",
+    "replace",
+    "require",
+    "resignal",
+    "restrict",
+    "return",
+    "returning",
+    "revoke",
+    "right",
+    "rlike",
+    "rows",
+    "row_number",
+    "schema",
+    "schemas",
+    "second_microsecond",
+    "select",
+    "sensitive",
+    "separator",
+    "set",
+    "show",
+    "signal",
+    "slow",
+    "smallint",
+    "spatial",
+    "specific",
+    "sql",
+    "sqlexception",
+    "sqlstate",
+    "sqlwarning",
+    "sql_big_result",
+    "sql_calc_found_rows",
+    "sql_small_result",
+    "ssl",
+    "starting",
+    "stats_auto_recalc",
+    "stats_persistent",
+    "stats_sample_pages",
+    "straight_join",
+    "table",
+    "terminated",
+    "then",
+    "tinyblob",
+    "tinyint",
+    "tinytext",
+    "to",
+    "trailing",
+    "trigger",
+    "true",
+    "undo",
+    "union",
+    "unique",
+    "unlock",
+    "unsigned",
+    "update",
+    "usage",
+    "use",
+    "using",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "values",
+    "varbinary",
+    "varchar",
+    "varcharacter",
+    "varying",
+    "when",
+    "where",
+    "while",
+    "window",
+    "with",
+    "write",
+    "xor",
+    "year_month",
+    "zerofill",
 };
 
 const char *const k_operation_names[k_operations] = {"list",   "view",   "create",
@@ -79,11 +299,11 @@ struct TypeRow {
 };
 
 const TypeRow k_types[] = {
-    {Type::string, "string", true, true},    {Type::text, "text", false, true},
-    {Type::integer, "integer", true, false}, {Type::decimal, "decimal", true, false},
-    {Type::boolean, "boolean", true, false}, {Type::date, "date", true, false},
+    {Type::string, "string", true, true},      {Type::text, "text", false, true},
+    {Type::integer, "integer", true, false},   {Type::decimal, "decimal", true, false},
+    {Type::boolean, "boolean", true, false},   {Type::date, "date", true, false},
     {Type::datetime, "datetime", true, false}, {Type::enumeration, "enum", true, false},
-    {Type::email, "email", true, true},      {Type::url, "url", true, true},
+    {Type::email, "email", true, true},        {Type::url, "url", true, true},
     {Type::relation, "relation", true, false}, {Type::file, "file", false, false},
 };
 
@@ -130,8 +350,7 @@ class Reader {
 void Reader::only(const Json::Value &object, const std::string &pointer,
                   std::initializer_list<const char *> allowed) {
     for (const std::string &name : object.getMemberNames())
-        if (std::none_of(allowed.begin(), allowed.end(),
-                         [&](const char *a) { return name == a; }))
+        if (std::none_of(allowed.begin(), allowed.end(), [&](const char *a) { return name == a; }))
             fail(pointer + "/" + name, "is not a member this version knows");
 }
 
@@ -165,8 +384,8 @@ std::optional<int64_t> Reader::count(const Json::Value &object, const std::strin
     if (v.isNull())
         return std::nullopt;
     if (!v.isInt64() || v.asInt64() < lo || v.asInt64() > hi) {
-        fail(pointer + "/" + member, "must be an integer from " + std::to_string(lo) + " to " +
-                                         std::to_string(hi));
+        fail(pointer + "/" + member,
+             "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
         return std::nullopt;
     }
     return v.asInt64();
@@ -204,8 +423,8 @@ Collection Reader::collection(const Json::Value &c, const std::string &pointer) 
     out.id = name_member(c, pointer, "id");
     out.name = name_member(c, pointer, "name");
     const Json::Value &label = c["label"];
-    std::optional<size_t> label_length = label.isString() ? utf8::length(label.asString())
-                                                           : std::nullopt;
+    std::optional<size_t> label_length =
+        label.isString() ? utf8::length(label.asString()) : std::nullopt;
     if (!label_length || *label_length == 0 || *label_length > k_max_label ||
         !utf8::valid_text(label.asString()))
         fail(pointer + "/label", "must be a text of 1 to 50 characters");
@@ -233,9 +452,9 @@ Collection Reader::collection(const Json::Value &c, const std::string &pointer) 
              {"list", "view", "create", "update", "delete", "restore"});
         for (int op = 0; op < k_operations; ++op)
             if (access.isMember(k_operation_names[op]))
-                out.access[op] = rule(access[k_operation_names[op]],
-                                      pointer + "/access/" + k_operation_names[op],
-                                      static_cast<Operation>(op));
+                out.access[op] =
+                    rule(access[k_operation_names[op]],
+                         pointer + "/access/" + k_operation_names[op], static_cast<Operation>(op));
     }
     return out;
 }
@@ -318,9 +537,9 @@ Field Reader::field(const Json::Value &f, const std::string &pointer) {
     } else {
         out.label = label.asString();
     }
-    std::vector<const char *> allowed = {"id",     "name",   "label",  "type",    "required",
+    std::vector<const char *> allowed = {"id",       "name",    "label",  "type",   "required",
                                          "nullable", "default", "unique", "filter", "sort",
-                                         "search", "hidden", "texts",  "retired"};
+                                         "search",   "hidden",  "texts",  "retired"};
     switch (out.type) {
     case Type::string:
     case Type::text:
@@ -398,8 +617,8 @@ Field Reader::field(const Json::Value &f, const std::string &pointer) {
         const Json::Value &d = f["default"];
         Value ignored;
         if (out.type == Type::relation || out.type == Type::file)
-            fail(pointer + "/default", std::string("is not for a field of type ") +
-                                           type_name(out.type));
+            fail(pointer + "/default",
+                 std::string("is not for a field of type ") + type_name(out.type));
         else if (d.isNull() || convert(out, d, {}, ignored) != Fault::none)
             fail(pointer + "/default", "is not a valid value of this field");
         else
@@ -537,7 +756,9 @@ void Reader::cross_check(Declaration &decl) {
 
 } // namespace
 
-const char *type_name(Type type) { return row_of(type).name; }
+const char *type_name(Type type) {
+    return row_of(type).name;
+}
 
 std::optional<Type> type_of(const std::string &name) {
     for (const TypeRow &row : k_types)
@@ -546,7 +767,9 @@ std::optional<Type> type_of(const std::string &name) {
     return std::nullopt;
 }
 
-const char *operation_name(Operation op) { return k_operation_names[static_cast<int>(op)]; }
+const char *operation_name(Operation op) {
+    return k_operation_names[static_cast<int>(op)];
+}
 
 const Field *Collection::field(const std::string &field_name) const {
     for (const Field &f : fields)
@@ -555,7 +778,9 @@ const Field *Collection::field(const std::string &field_name) const {
     return nullptr;
 }
 
-std::string Collection::table() const { return "content_" + id; }
+std::string Collection::table() const {
+    return "content_" + id;
+}
 
 const Collection *Declaration::collection(const std::string &collection_name) const {
     for (const Collection &c : collections)
@@ -572,11 +797,12 @@ const Collection *Declaration::by_id(const std::string &collection_id) const {
 }
 
 bool identifier(const std::string &name) {
-    if (name.empty() || name.size() > k_max_identifier || !std::islower(static_cast<unsigned char>(name[0])))
+    if (name.empty() || name.size() > k_max_identifier ||
+        !std::islower(static_cast<unsigned char>(name[0])))
         return false;
     for (char c : name)
-        if (!std::islower(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c)) &&
-            c != '_')
+        if (!std::islower(static_cast<unsigned char>(c)) &&
+            !std::isdigit(static_cast<unsigned char>(c)) && c != '_')
             return false;
     for (const char *prefix : {"lin_", "cms_", "content_"})
         if (name.rfind(prefix, 0) == 0)
@@ -593,7 +819,7 @@ Declaration read(const Json::Value &document, const Limits &limits, bool allow_r
 std::optional<Json::Value> parse(const std::string &text, std::vector<Problem> &problems) {
     Json::CharReaderBuilder builder;
     Json::CharReaderBuilder::strictMode(&builder.settings_);
-    builder.settings_["stackLimit"] = 64;
+    builder.settings_["stackLimit"] = k_max_depth;
     std::unique_ptr<Json::CharReader> reader(builder.newCharReader());
     Json::Value doc;
     std::string errors;
@@ -601,7 +827,13 @@ std::optional<Json::Value> parse(const std::string &text, std::vector<Problem> &
         problems.push_back({"", "is not UTF-8 text"});
         return std::nullopt;
     }
-    if (!reader->parse(text.data(), text.data() + text.size(), &doc, &errors)) {
+    bool parsed = false;
+    try {
+        parsed = reader->parse(text.data(), text.data() + text.size(), &doc, &errors);
+    } catch (const Json::RuntimeError &) { // jsoncpp's answer to a document past stackLimit
+        errors = "nested deeper than " + std::to_string(k_max_depth) + " levels";
+    }
+    if (!parsed) {
         std::string first = errors.substr(0, errors.find('\n', errors.find('\n') + 1));
         problems.push_back({"", "is not strict JSON: " + first});
         return std::nullopt;

@@ -11,8 +11,20 @@
 
 namespace cms::content {
 
-enum class Type { string, text, integer, decimal, boolean, date, datetime, enumeration, email, url,
-                  relation, file };
+enum class Type {
+    string,
+    text,
+    integer,
+    decimal,
+    boolean,
+    date,
+    datetime,
+    enumeration,
+    email,
+    url,
+    relation,
+    file
+};
 
 // The type's name in a declaration ("enum" for enumeration), and the type of a name (nullopt
 // for an unknown one).

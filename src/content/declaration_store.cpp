@@ -54,7 +54,9 @@ int64_t DeclarationStore::breaking(const Check &check, std::vector<int64_t> &fir
     return count;
 }
 
-void DeclarationStore::run(const Step &step) { db_.run_script(step.sql); }
+void DeclarationStore::run(const Step &step) {
+    db_.run_script(step.sql);
+}
 
 bool DeclarationStore::lock(int seconds) {
     return db_.statement(k_sql_lock).execute({seconds}).scalar() == 1;

@@ -49,8 +49,9 @@ Json::Value answer_schema(const Field &f) {
         break;
     case Type::decimal:
         s = typed("string");
-        s["pattern"] = "^-?[0-9]+" + (f.scale > 0 ? "\\.[0-9]{" + std::to_string(f.scale) + "}"
-                                                  : std::string()) + "$";
+        s["pattern"] = "^-?[0-9]+" +
+                       (f.scale > 0 ? "\\.[0-9]{" + std::to_string(f.scale) + "}" : std::string()) +
+                       "$";
         break;
     case Type::boolean:
         s = typed("boolean");
@@ -165,7 +166,8 @@ Json::Value operation(const Collection &c, Operation op, const std::string &summ
             Json::Value(Json::arrayValue);
     o["responses"][status] = success;
     for (const char *error : k_error_statuses)
-        o["responses"][error] = json_response("the error envelope (doc/api.md)", schema_ref("content.envelope"));
+        o["responses"][error] =
+            json_response("the error envelope (doc/api.md)", schema_ref("content.envelope"));
     return o;
 }
 
@@ -209,9 +211,9 @@ void collection_paths(const Collection &c, Json::Value &paths, Json::Value &sche
                                      "text each search field is searched for, literally"));
     for (const Field &f : c.fields)
         if (f.filter && !f.retired && !f.hidden)
-            list_parameters.append(parameter("filter[" + f.name + "]", "query", typed("string"),
-                                             "equal to; also filter[" + f.name +
-                                                 "][eq|ne|gt|gte|lt|lte|in]"));
+            list_parameters.append(
+                parameter("filter[" + f.name + "]", "query", typed("string"),
+                          "equal to; also filter[" + f.name + "][eq|ne|gt|gte|lt|lte|in]"));
     Json::Value id = parameter("id", "path", typed("integer"), "the row's id", true);
 
     std::string base = "/v1/" + c.name;
@@ -223,8 +225,8 @@ void collection_paths(const Collection &c, Json::Value &paths, Json::Value &sche
 
     Json::Value list = operation(c, Operation::list, "list " + c.label, "200", page_answer);
     list["parameters"] = list_parameters;
-    Json::Value trash = operation(c, Operation::restore, "list deleted " + c.label, "200",
-                                  page_answer);
+    Json::Value trash =
+        operation(c, Operation::restore, "list deleted " + c.label, "200", page_answer);
     trash["parameters"] = list_parameters;
     Json::Value create = operation(c, Operation::create, "create " + c.label, "201", envelope);
     create["requestBody"] = request_body;
@@ -233,8 +235,8 @@ void collection_paths(const Collection &c, Json::Value &paths, Json::Value &sche
     Json::Value update = operation(c, Operation::update, "change " + c.label, "200", envelope);
     update["requestBody"] = request_body;
     update["requestBody"]["required"] = false;
-    Json::Value remove = operation(c, Operation::remove, "delete " + c.label + " (soft)", "200",
-                                   envelope);
+    Json::Value remove =
+        operation(c, Operation::remove, "delete " + c.label + " (soft)", "200", envelope);
     Json::Value restore = operation(c, Operation::restore, "restore " + c.label, "200", envelope);
 
     paths[base]["get"] = list;

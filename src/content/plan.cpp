@@ -10,7 +10,9 @@ namespace cms::content {
 namespace {
 
 // Every identifier here passed content::identifier(): [a-z][a-z0-9_]*, safe inside backquotes.
-std::string quoted(const std::string &identifier) { return "`" + identifier + "`"; }
+std::string quoted(const std::string &identifier) {
+    return "`" + identifier + "`";
+}
 
 std::string column_type(const Field &f) {
     switch (f.type) {
@@ -57,10 +59,16 @@ std::string literal(const Field &f) {
     return out + "'";
 }
 
-bool plain_index(const Field &f) { return (f.filter || f.sort) && !f.unique; }
+bool plain_index(const Field &f) {
+    return (f.filter || f.sort) && !f.unique;
+}
 
-std::string unique_key(const Field &f) { return quoted("u_" + f.id); }
-std::string plain_key(const Field &f) { return quoted("k_" + f.id); }
+std::string unique_key(const Field &f) {
+    return quoted("u_" + f.id);
+}
+std::string plain_key(const Field &f) {
+    return quoted("k_" + f.id);
+}
 
 class Planner {
   public:
@@ -71,7 +79,9 @@ class Planner {
     void change_field(const Collection &c, const Field &was, const Field &now);
 
   private:
-    void step(const std::string &what, const std::string &sql) { plan_.steps.push_back({what, sql}); }
+    void step(const std::string &what, const std::string &sql) {
+        plan_.steps.push_back({what, sql});
+    }
     // A check over every row of c, live or deleted (a restored row must pass too).
     void check(const Collection &c, const std::string &what, const std::string &condition) {
         plan_.checks.push_back({what, quoted(c.table()), condition, ""});
@@ -106,8 +116,9 @@ void Planner::create(const Collection &c) {
 
 void Planner::add_field(const Collection &c, const Field &f) {
     if (!f.nullable && !f.default_value)
-        check(c, "collection " + c.id + ", new field " + f.id +
-                     ": rows that would have no value (give the field a default)",
+        check(c,
+              "collection " + c.id + ", new field " + f.id +
+                  ": rows that would have no value (give the field a default)",
               "1 = 1");
     std::string definition = column_definition(f);
     if (f.default_value && !f.nullable)
@@ -129,15 +140,17 @@ void Planner::change_field(const Collection &c, const Field &was, const Field &n
     std::string col = quoted(now.id);
     if (was.type != now.type || was.target != now.target ||
         (now.type == Type::decimal && (was.scale != now.scale || now.precision < was.precision))) {
-        refuse(c, now, std::string("cannot change from ") + type_name(was.type) + " to " +
-                           type_name(now.type) + " in place: add a field with a new id and " +
-                           "the new type, copy the values over, then remove this one (it is " +
-                           "retired, and its values stay)");
+        refuse(c, now,
+               std::string("cannot change from ") + type_name(was.type) + " to " +
+                   type_name(now.type) + " in place: add a field with a new id and " +
+                   "the new type, copy the values over, then remove this one (it is " +
+                   "retired, and its values stay)");
         return;
     }
     if (now.max_length && was.max_length && *now.max_length < *was.max_length)
-        check(c, at + "max " + std::to_string(*was.max_length) + " -> " +
-                     std::to_string(*now.max_length),
+        check(c,
+              at + "max " + std::to_string(*was.max_length) + " -> " +
+                  std::to_string(*now.max_length),
               "CHAR_LENGTH(" + col + ") > " + std::to_string(*now.max_length));
     if (now.min_length.value_or(0) > was.min_length.value_or(0))
         check(c, at + "min " + std::to_string(now.min_length.value_or(0)),
@@ -176,7 +189,8 @@ void Planner::change_field(const Collection &c, const Field &was, const Field &n
     }
     if (!now.unique && was.unique)
         step("drop the unique index of field " + now.id + " of collection " + c.id,
-             alter(c) + "DROP INDEX IF EXISTS " + unique_key(now) + ", ALGORITHM=NOCOPY, LOCK=NONE");
+             alter(c) + "DROP INDEX IF EXISTS " + unique_key(now) +
+                 ", ALGORITHM=NOCOPY, LOCK=NONE");
     if (plain_index(now) && !plain_index(was))
         step("index field " + now.id + " of collection " + c.id,
              alter(c) + "ADD KEY IF NOT EXISTS " + plain_key(now) + " (" + col +

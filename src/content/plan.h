@@ -28,11 +28,11 @@ struct Step {
 };
 
 struct Plan {
-    Declaration merged;               // the new applied declaration, retired items included
-    std::vector<Check> checks;        // every one must count 0 before any step runs
-    std::vector<Step> steps;          // in order
-    std::vector<std::string> notes;   // what changes without DDL: retired, renamed, re-added
-    std::vector<Problem> refusals;    // changes that cannot be made in place, with what to do
+    Declaration merged;             // the new applied declaration, retired items included
+    std::vector<Check> checks;      // every one must count 0 before any step runs
+    std::vector<Step> steps;        // in order
+    std::vector<std::string> notes; // what changes without DDL: retired, renamed, re-added
+    std::vector<Problem> refusals;  // changes that cannot be made in place, with what to do
 };
 
 // The plan from applied (the database's; empty for none) to declared (a checked file).

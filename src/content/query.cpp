@@ -16,8 +16,8 @@ struct OpName {
     Op op;
 };
 
-const OpName k_ops[] = {{"eq", Op::eq},   {"ne", Op::ne},   {"gt", Op::gt}, {"gte", Op::gte},
-                        {"lt", Op::lt},   {"lte", Op::lte}, {"in", Op::in}};
+const OpName k_ops[] = {{"eq", Op::eq}, {"ne", Op::ne},   {"gt", Op::gt}, {"gte", Op::gte},
+                        {"lt", Op::lt}, {"lte", Op::lte}, {"in", Op::in}};
 
 // The id as a field of type relation, for filter[id] and sort=id: a positive integer.
 const Field &id_field() {
@@ -62,8 +62,7 @@ bool query_value(const Field &field, const std::string &text, Value &out) {
         member = Json::Value(text);
         break;
     }
-    return convert(field, member, {}, out, false) == Fault::none &&
-           out.kind != Value::Kind::null;
+    return convert(field, member, {}, out, false) == Fault::none && out.kind != Value::Kind::null;
 }
 
 // "filter[title]" → title, ""; "filter[views][gt]" → views, gt. False when name is not one.

@@ -15,9 +15,8 @@ namespace cms::content {
 namespace {
 
 bool digits(std::string_view text) {
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
-        return std::isdigit(c);
-    });
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 int number(std::string_view text) {
@@ -27,7 +26,9 @@ int number(std::string_view text) {
     return n;
 }
 
-bool leap(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+bool leap(int year) {
+    return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
 
 int days_in_month(int year, int month) {
     static const int k_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -117,7 +118,9 @@ std::optional<Parts> parts(std::string_view text) {
     return p;
 }
 
-size_t characters(const std::string &text) { return utf8::length(text).value_or(0); }
+size_t characters(const std::string &text) {
+    return utf8::length(text).value_or(0);
+}
 
 Fault text_value(const Field &field, const Json::Value &member, bool bounds, Value &out) {
     if (!member.isString())
@@ -171,7 +174,8 @@ Fault integer_value(const Field &field, const Json::Value &member, std::string_v
         return Fault::invalid;
     std::string signed_text = (p->negative ? "-" : "") + (p->whole.empty() ? "0" : p->whole);
     int64_t v = 0;
-    auto [end, ec] = std::from_chars(signed_text.data(), signed_text.data() + signed_text.size(), v);
+    auto [end, ec] =
+        std::from_chars(signed_text.data(), signed_text.data() + signed_text.size(), v);
     if (ec != std::errc() || end != signed_text.data() + signed_text.size())
         return Fault::range;
     if (bounds && ((field.min_value && v < std::stoll(*field.min_value)) ||
@@ -276,8 +280,8 @@ Json::Value answer(const Field &field, bool is_null, int64_t integer, const std:
 std::optional<std::string> number_text(const Json::Value &number, std::string_view source) {
     ptrdiff_t start = number.getOffsetStart(), limit = number.getOffsetLimit();
     if (!source.empty() && limit > start && static_cast<size_t>(limit) <= source.size())
-        return std::string(source.substr(static_cast<size_t>(start),
-                                         static_cast<size_t>(limit - start)));
+        return std::string(
+            source.substr(static_cast<size_t>(start), static_cast<size_t>(limit - start)));
     if (number.isInt64())
         return std::to_string(number.asInt64());
     if (number.isUInt64())
@@ -307,7 +311,8 @@ std::optional<std::string> decimal(std::string_view text, int precision, int sca
     std::string out = p->negative ? "-" : "";
     out += p->whole.empty() ? "0" : p->whole;
     if (scale > 0)
-        out += "." + p->fraction + std::string(static_cast<size_t>(scale) - p->fraction.size(), '0');
+        out +=
+            "." + p->fraction + std::string(static_cast<size_t>(scale) - p->fraction.size(), '0');
     return out;
 }
 
@@ -383,8 +388,7 @@ std::optional<std::string> utc_datetime(std::string_view text) {
         return std::nullopt;
     char out[32];
     std::snprintf(out, sizeof out, "%04d-%02d-%02d %02d:%02d:%02d.%s", static_cast<int>(y), m, d,
-                  static_cast<int>(in_day / 60), static_cast<int>(in_day % 60), ss,
-                  millis.c_str());
+                  static_cast<int>(in_day / 60), static_cast<int>(in_day % 60), ss, millis.c_str());
     return std::string(out);
 }
 

@@ -93,12 +93,35 @@ start_db () {
 # operator does after editing content_file; its output goes to $TRASH/apply.out. Fails, saying
 # why, when the apply does. A running pool serves the new declaration after restart_app.
 apply_content () {
+	local file=$1
+	case $file in /*) ;; *) file=$PWD/$file ;; esac
 	CMS_DB_SOCKET=$DB_SOCKET CMS_DB_USER=$svc_db_admin CMS_DB_PASSWORD= CMS_DB_NAME=$DB_NAME \
-		CMS_SQL_DIR=$TOP/sql CMS_CONTENT_FILE=$1 "$APP_BIN" -c /dev/null --setup-db \
+		CMS_SQL_DIR=$TOP/sql CMS_CONTENT_FILE=$file "$APP_BIN" -c /dev/null --setup-db \
 		</dev/null >"$TRASH/apply.out" 2>&1 && return 0
 	echo "applying $1 failed:" >&2
 	cat "$TRASH/apply.out" >&2
 	return 1
+}
+
+# USR2 to the pool of start_app, then waits (at most 15 s) until its master logged "supervising"
+# again and none of its workers is one of before: they read the applied content declaration anew.
+# With use_served_openapi, the validator is then given the new GET /openapi.json.
+reload_app () {
+	local starts old
+	starts=$(grep -c "\[$POOL_PID\] info: supervising" "$TRASH/app.log") &&
+	old=$(svc_children "$POOL_PID" | tr '\n' ' ') &&
+	kill -USR2 "$POOL_PID" || return 1
+	_reloaded () {
+		local w
+		test "$(grep -c "\[$POOL_PID\] info: supervising" "$TRASH/app.log")" -gt "$starts" || return 1
+		test -n "$(svc_children "$POOL_PID")" || return 1
+		for w in $(svc_children "$POOL_PID"); do
+			case " $old" in *" $w "*) return 1 ;; esac
+		done
+		svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 10 2>/dev/null
+	}
+	poll_until 150 _reloaded || return 1
+	[ -z "${SERVED_OPENAPI:-}" ] || use_served_openapi
 }
 
 # Stops the private server of start_db --private (cleanly, like an operator would).
@@ -266,11 +289,14 @@ start_validator () {
 }
 
 # Checks each answer from now on against the pool's own GET /openapi.json (the declared
-# collections) too: fetched through the front, then the validator started again with it.
+# collections) too, fetched through the front; called again (reload_app does), it fetches it
+# again, and the validator reads the new one.
 use_served_openapi () {
+	local started=${SERVED_OPENAPI:-}
 	SERVED_OPENAPI=$TRASH/served-openapi.json
-	curl -sf -o "$SERVED_OPENAPI" "http://127.0.0.1:$HTTP_PORT/openapi.json" ||
-		bail_out "GET /openapi.json failed"
+	curl -sf -o "$SERVED_OPENAPI.new" "http://127.0.0.1:$HTTP_PORT/openapi.json" &&
+		mv "$SERVED_OPENAPI.new" "$SERVED_OPENAPI" || bail_out "GET /openapi.json failed"
+	[ -z "$started" ] || return 0
 	if [ -n "$VALIDATOR_PID" ]; then
 		kill "$VALIDATOR_PID" 2>/dev/null
 		wait "$VALIDATOR_PID" 2>/dev/null
