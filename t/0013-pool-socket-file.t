@@ -161,6 +161,99 @@ while not os.path.exists(done):
 	rm -f "$OWN_SOCKET"
 '
 
+# The pool's file is the one its socket is bound at: a socket at the listen path that another
+# process bound is not its own, even when listen names it. A master of an older version handed
+# its socket over without its listen (CMS_SUPERVISOR_LISTEN), so the next one takes listen from
+# the configuration while it serves on the socket the previous pool bound at another path.
+set_socket_path PREV_SOCKET prev.sock
+set_socket_path NEW_SOCKET new.sock
+
+# other_listens: a process other than the pool binds and listens on OWN_SOCKET until other-done
+# exists; OTHER_PID is it, other-inode the file's inode.
+other_listens () {
+	rm -f other-held other-done &&
+	{ timeout 120 python3 -c "
+import os, socket, sys, time
+path, held, done = sys.argv[1:]
+server = socket.socket(socket.AF_UNIX)
+server.bind(path)
+server.listen(8)
+open(held, \"w\").close()
+while not os.path.exists(done):
+    time.sleep(0.1)
+" "$OWN_SOCKET" other-held other-done & } &&
+	OTHER_PID=$! &&
+	poll_until 50 test -e other-held &&
+	stat -c %i "$OWN_SOCKET" >other-inode
+}
+
+# other_kept: the other process's file is still at OWN_SOCKET, the same inode.
+other_kept () {
+	test -S "$OWN_SOCKET" &&
+	test "$(stat -c %i "$OWN_SOCKET")" = "$(cat other-inode)"
+}
+
+# start_handed CONF: cms-fcgi --supervise on CONF as the master after one of an older version:
+# a listening socket bound at PREV_SOCKET in CMS_SUPERVISOR_SOCKET, no CMS_SUPERVISOR_LISTEN;
+# waits until it answers there. OWN_PID is the master.
+start_handed () {
+	rm -f own.pid "$PREV_SOCKET" &&
+	OWN_PID=$(svc_spawn "$TRASH/own.pid" "$TRASH/own.log" env -u CMS_SUPERVISOR_LISTEN python3 -c "
+import os, socket, sys
+previous = socket.socket(socket.AF_UNIX)
+previous.bind(sys.argv[1])
+previous.listen(64)
+os.set_inheritable(previous.fileno(), True)
+os.environ[\"CMS_SUPERVISOR_SOCKET\"] = str(previous.fileno())
+os.execv(sys.argv[2], sys.argv[2:])
+" "$PREV_SOCKET" "$APP_BIN" -c "$TRASH/$1" --supervise) &&
+	poll_until 50 answers_at "$PREV_SOCKET"
+}
+
+# answers_at PATH: GET /healthz straight to the pool on PATH answers 200.
+answers_at () {
+	"$TOP/t/fcgi-client.pl" "$1" request --param REQUEST_METHOD=GET \
+		--param PATH_INFO=/healthz >answer-at.out &&
+	grep -q "^Status: 200" answer-at.out
+}
+
+test_expect_success 'TERM leaves the socket file at listen that another process bound, the pool serving on a socket a previous pool bound at another path' '
+	other_listens &&
+	start_handed own.conf &&
+	other_kept &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	other_kept
+	kept=$?
+	touch other-done &&
+	wait $OTHER_PID &&
+	test $kept -eq 0 &&
+	rm -f "$OWN_SOCKET" "$PREV_SOCKET"
+'
+
+test_expect_success 'USR2 to a new listen leaves the socket file at the old listen that another process bound; TERM removes only the new one, the pool'"'"'s' '
+	other_listens &&
+	cp own.conf handed.conf &&
+	start_handed handed.conf &&
+	sed -i "s|^listen = .*|listen = $NEW_SOCKET|" handed.conf &&
+	kill -USR2 "$OWN_PID" &&
+	moved () {
+		grep -q "listen changed from .$OWN_SOCKET. to .$NEW_SOCKET." own.log &&
+		answers_at "$NEW_SOCKET"
+	} &&
+	poll_until 150 moved &&
+	other_kept &&
+	kill -TERM "$OWN_PID" &&
+	svc_wait_gone "$OWN_PID" 150 &&
+	! test -e "$NEW_SOCKET" &&
+	other_kept
+	kept=$?
+	touch other-done &&
+	wait $OTHER_PID &&
+	test $kept -eq 0 &&
+	rm -f "$OWN_SOCKET" "$PREV_SOCKET"
+'
+
 test_expect_success 'TERM to the pool spawn-fcgi gave its socket: the file is spawn-fcgi'"'"'s, and stays' '
 	test -S "$APP_SOCKET" &&
 	svc_pool_stop "$TRASH/pool.pid" &&

@@ -63,6 +63,13 @@ test_expect_success 'the tarball holds nothing but the tracked files and configu
 	! tar -tzf "out/$name.tar.gz" | grep -v "^$name/"
 '
 
+test_expect_success 'LICENSE, the MIT licence of the cms-fcgi developers, is at the top of the tarball' '
+	tar -xzOf "out/$name.tar.gz" "$name/LICENSE" >LICENSE.packed &&
+	cmp "$TOP/LICENSE" LICENSE.packed &&
+	grep -qx "MIT License" LICENSE.packed &&
+	grep -qx "Copyright (c) 2026 the cms-fcgi developers" LICENSE.packed
+'
+
 test_expect_success 'no tracked file is one that .gitignore names as generated' '
 	if [ -e "$TOP/.git" ]; then
 		git -C "$TOP" ls-files -ci --exclude-standard >generated &&

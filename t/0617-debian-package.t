@@ -135,6 +135,19 @@ test_expect_success 'the package links the Debian libraries shared, hardened, an
 	readelf -h x/usr/sbin/cms-fcgi | grep -q "DYN (Position-Independent Executable file)"
 '
 
+# The package links nothing static (above): its copyright file has only the project's licence.
+test_expect_success 'its copyright file is machine-readable and covers the project with LICENSE'"'"'s MIT (Expat) text' '
+	c=x/usr/share/doc/cms-fcgi/copyright &&
+	test "$(head -n 1 "$c")" = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" &&
+	grep -qx "Files: \*" "$c" &&
+	grep -qx "Copyright: 2026 the cms-fcgi developers" "$c" &&
+	test "$(grep -c "^License:" "$c")" = 1 &&
+	grep -qx "License: Expat" "$c" &&
+	sed -n "/^License: Expat/,\$p" "$c" | sed -e 1d -e "s/^ //" -e "s/^\.$//" >licence-text &&
+	sed -n "/^Permission/,\$p" "$TOP/LICENSE" | cmp - licence-text &&
+	! grep -qi "not yet chosen" "$c"
+'
+
 test_expect_success "the same tree at version $NEXT, with a migration more, builds too" '
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL DEB_BUILD_OPTIONS=nocheck \
 		make -C next --no-print-directory deb >next.log 2>&1 ||

@@ -121,6 +121,39 @@ test_expect_success 'the user uploads the tarball and follows step 1: checked, u
 	grep -q "^openssl: OpenSSL " step1.out
 '
 
+# section PACKAGE FILE: the text under PACKAGE's heading in the notice FILE, up to the next heading.
+section () {
+	awk -v p="$1 " 'index($0, p) == 1 && / \(source [^ ]* [^ ]*\): / { on = 1; next }
+		on && / \(source [^ ]* [^ ]*\): / { on = 0 } on' "$2"
+}
+
+test_expect_success 'the tree holds LICENSE, and THIRD-PARTY with each library of BUILDINFO, jsoncpp and the C and C++ runtimes, each with its licence text' '
+	tree=$ROOT$SITE_HOME/cms-fcgi-$VERSION &&
+	cmp "$TOP/LICENSE" "$tree/LICENSE" &&
+	sed -n "s/^packages: //p" "$tree/BUILDINFO" | sed "s/, /\n/g" >packages &&
+	test "$(wc -l <packages)" -ge 8 &&
+	echo "libjsoncpp $(sed -n "s/^jsoncpp_version=//p" "$TOP/scripts/release")" >>packages &&
+	while read -r pkg version; do
+		grep -q "^$pkg $version (source " "$tree/THIRD-PARTY" &&
+		section "$pkg" "$tree/THIRD-PARTY" | grep -qi "licen[cs]e" || {
+			echo "no notice of $pkg $version" >&2
+			return 1
+		}
+	done <packages &&
+	for pkg in libc6-dev libstdc++-12-dev; do
+		section "$pkg" "$tree/THIRD-PARTY" | grep -qi "licen[cs]e" || return 1
+	done
+'
+
+test_expect_success 'THIRD-PARTY says how to rebuild: the make dist tarball of this version, the source packages, make release' '
+	tree=$ROOT$SITE_HOME/cms-fcgi-$VERSION &&
+	grep -q "make dist.* cms-fcgi-$VERSION.tar.gz" "$tree/THIRD-PARTY" &&
+	grep -q "apt-get source SOURCE=VERSION" "$tree/THIRD-PARTY" &&
+	grep -q "^libssl-dev  *[^ ]*  *source openssl " "$tree/THIRD-PARTY" &&
+	grep -q "make release" "$tree/THIRD-PARTY" &&
+	grep -q "THIRD-PARTY" "$tree/INSTALL"
+'
+
 test_expect_success 'step 2: the configuration in ~/.config, --setup-db and -t, as the user' '
 	as_site_user "$EDITOR_FN
 $(recipe_step 2)" >step2.out 2>&1 &&

@@ -39,22 +39,24 @@ std::string boundary_of(const std::string &content_type) {
 // HMAC-SHA256 of what makes a request what it is, as hex, under a key derived from jwt_secret:
 // a body may hold a password (register), and a plain digest of it would let whoever reads the
 // table or a backup test guesses offline, at the speed of SHA-256, past Argon2.
-std::string keyed(const Config &config, const std::string &same) {
-    std::string key = digest::hmac_sha256(config.jwt_secret, k_fingerprint_label);
+std::string keyed(std::string_view jwt_secret, const std::string &same) {
+    std::string key = digest::hmac_sha256(jwt_secret, k_fingerprint_label);
     std::string mac = digest::hmac_sha256(key, same);
     return text::hex(reinterpret_cast<const unsigned char *>(mac.data()), mac.size());
 }
 
+} // namespace
+
 // What makes two requests the same: method, path and body. A multipart body counts with its
 // boundary replaced: the boundary is random, so a client that encodes the same upload again
 // sends other bytes around the same parts, and another file must still be told apart.
-std::string fingerprint(const Request &req, const Config &config) {
+std::string request_fingerprint(const Request &req, std::string_view jwt_secret) {
     std::string same = req.method + ' ' + req.path + '\n';
     std::string boundary;
     if (media_type(req.content_type) == "multipart/form-data")
         boundary = boundary_of(req.content_type);
     if (boundary.empty())
-        return keyed(config, same + req.content_type + '\n' + req.body);
+        return keyed(jwt_secret, same + req.content_type + '\n' + req.body);
     same += "multipart/form-data\n";
     std::string delimiter = "--" + boundary;
     for (size_t pos = 0;;) {
@@ -65,10 +67,8 @@ std::string fingerprint(const Request &req, const Config &config) {
         same += "--boundary";
         pos = at + delimiter.size();
     }
-    return keyed(config, same);
+    return keyed(jwt_secret, same);
 }
-
-} // namespace
 
 std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx) {
     // No user: a public route, whose answer (a login's tokens, a captcha) is never stored.
@@ -86,7 +86,7 @@ std::optional<IdempotencyKey> idempotency_key(const Request &req, const Ctx &ctx
 }
 
 std::optional<Response> replay_or_reserve(const IdempotencyKey &key, const Request &req, Ctx &ctx) {
-    std::string mine = fingerprint(req, ctx.config);
+    std::string mine = request_fingerprint(req, ctx.config.jwt_secret);
     KeyState state =
         IdempotencyStore(ctx.db).reserve(key.user_id, key.key, mine, k_idempotency_seconds);
     if (state.kind == KeyState::Kind::busy)

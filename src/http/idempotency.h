@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "db/idempotency_store.h"
 
@@ -26,6 +27,11 @@ struct IdempotencyKey {
     std::string key;
     int64_t user_id = 0;
 };
+
+// The fingerprint of req that cms_idempotency keeps: hex HMAC-SHA256 of its method, path, media
+// type and body (a multipart body without its boundary) under a key derived from jwt_secret with
+// a label of its own, never under jwt_secret itself, which signs the tokens.
+std::string request_fingerprint(const Request &req, std::string_view jwt_secret);
 
 // The key of req when it is a POST by an authenticated user that carries one, else nullopt (the
 // header is ignored); 400/10390 for a malformed key: 1 to 100 visible ASCII characters,
