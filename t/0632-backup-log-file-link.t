@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='root'"'"'s --backup and --restore, whose log_file is in a directory the service account owns, never write through a link the account planted (symbolic or hard), nor wait on a FIFO, nor append to another user'"'"'s file: refused with the reason; the account'"'"'s own log is appended to'
+test_description='root'"'"'s --backup and --restore, whose log_file is in a directory the service account owns, never write through a link the account planted (symbolic or hard), nor wait on a FIFO, nor append to a third user'"'"'s file moved in: refused with the reason; the account'"'"'s own log is appended to'
 . "$(dirname "$0")/lib.sh"
 
 # As the attacker: root runs the command, nobody owns the log directory and plants its entries.
@@ -10,7 +10,8 @@ LOGDIR=$TRASH/log
 # restore_logged: root's restore of an archive that does not exist, logging to $LOGDIR/cms.log
 # (no database: the archive is read first); its output in restore.out.
 restore_logged () {
-	timeout 20 "$APP_BIN" -c "$TRASH/restore.conf" --restore "$TRASH/missing.tar" >"$TRASH/restore.out" 2>&1
+	timeout 20 "$APP_BIN" -c "$TRASH/restore.conf" --restore "$TRASH/missing.tar" \
+		>"$TRASH/restore.out" 2>&1
 }
 # as_account CMD...: CMD as the account that owns the log directory.
 as_account () {
@@ -46,12 +47,20 @@ test_expect_success 'a FIFO planted as the log is refused at once, not waited on
 	grep -q "cannot open log file .*: it is not a regular file" restore.out
 '
 
-test_expect_success 'a log owned by a third user (neither root nor the directory'"'"'s owner) is refused' '
+test_expect_success 'in the account'"'"'s directory, a log owned by a third user (neither root nor the account) is refused' '
 	rm -f "$LOGDIR/cms.log" &&
 	touch "$LOGDIR/cms.log" && chown daemon "$LOGDIR/cms.log" &&
 	! restore_logged &&
 	grep -q "cannot open log file .*: its owner (uid 1) is neither" restore.out &&
 	test ! -s "$LOGDIR/cms.log"
+'
+
+test_expect_success 'in a directory only root writes, a log of another user'"'"'s (a CGI program'"'"'s) is appended to' '
+	mkdir rootdir &&
+	touch rootdir/cms.log && chown daemon rootdir/cms.log &&
+	sed "s|^log_file = .*|log_file = $TRASH/rootdir/cms.log|" restore.conf >rootdir.conf &&
+	! "$APP_BIN" -c rootdir.conf --restore "$TRASH/missing.tar" >rootdir.out 2>&1 &&
+	grep -q "error: restore failed: cannot open" rootdir/cms.log
 '
 
 test_expect_success 'the account'"'"'s own log is appended to by root'"'"'s restore, and stays the account'"'"'s' '

@@ -42,9 +42,15 @@ extern "C" void forget_pid() { g_pid.store(0, std::memory_order_relaxed); }
 // The log file at path opened for appending, or -1 with why in *why. The directory is the
 // service account's (/var/log/cms-fcgi) and --backup, --restore run as root: O_NOFOLLOW so that
 // a link planted there is not followed, and a second name (a hard link to /etc/crontab where
-// protected_hardlinks is off) or an owner other than the three expected refuses the file.
-// O_NONBLOCK so that a FIFO planted there is refused rather than waited on. O_CLOEXEC: the
-// master re-executes itself on USR2 and opens log_file again.
+// protected_hardlinks is off) refuses the file; so does, in a directory that someone but root
+// and this user may write, an owner other than this user, root or the directory's owner (a
+// file moved in). O_NONBLOCK so that a FIFO planted there is refused rather than waited on.
+// O_CLOEXEC: the master re-executes itself on USR2 and opens log_file again.
+// Whether a user other than root and this one may write in the directory dir describes.
+bool shared_directory(const struct stat &dir) {
+    return (dir.st_uid != 0 && dir.st_uid != geteuid()) || (dir.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 int open_log_file(const std::string &path, std::string *why) {
     int fd = open(path.c_str(),
                   O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
@@ -65,9 +71,11 @@ int open_log_file(const std::string &path, std::string *why) {
         *why = "it is not a regular file";
     else if (file.st_nlink != 1)
         *why = "it has another name (a hard link)";
-    else if (file.st_uid != geteuid() && file.st_uid != 0 && file.st_uid != parent.st_uid)
+    else if (shared_directory(parent) && file.st_uid != geteuid() && file.st_uid != 0 &&
+             file.st_uid != parent.st_uid)
         *why = "its owner (uid " + std::to_string(file.st_uid) +
-               ") is neither this user, root nor the directory's owner";
+               ") is neither this user, root nor the owner of its directory, which another "
+               "user may write";
     else if (fcntl(fd, F_SETFL, O_WRONLY | O_APPEND) != 0)
         *why = std::strerror(errno);
     else

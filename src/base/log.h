@@ -10,8 +10,9 @@
 namespace cms {
 
 // Sends further log lines to the file at path (appending); "" when opened, else why not. Never
-// through a symbolic link, and only a regular file with one name, owned by this process's user,
-// by root or by the owner of its directory (a root backup in the service's log directory).
+// through a symbolic link, and only a regular file with one name; in a directory another user
+// may write (the service's, for a root backup), only one owned by this process's user, by root
+// or by the directory's owner.
 std::string log_open(const char *path);
 
 // Opens the log file again under its name (after logrotate moved it), as log_open does; a no-op
