@@ -39,6 +39,11 @@ thread_local const std::string *t_request_id = nullptr;
 
 extern "C" void forget_pid() { g_pid.store(0, std::memory_order_relaxed); }
 
+// Whether a user other than root and this one may write in the directory dir describes.
+bool shared_directory(const struct stat &dir) {
+    return (dir.st_uid != 0 && dir.st_uid != geteuid()) || (dir.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 // The log file at path opened for appending, or -1 with why in *why. The directory is the
 // service account's (/var/log/cms-fcgi) and --backup, --restore run as root: O_NOFOLLOW so that
 // a link planted there is not followed, and a second name (a hard link to /etc/crontab where
@@ -46,11 +51,6 @@ extern "C" void forget_pid() { g_pid.store(0, std::memory_order_relaxed); }
 // and this user may write, an owner other than this user, root or the directory's owner (a
 // file moved in). O_NONBLOCK so that a FIFO planted there is refused rather than waited on.
 // O_CLOEXEC: the master re-executes itself on USR2 and opens log_file again.
-// Whether a user other than root and this one may write in the directory dir describes.
-bool shared_directory(const struct stat &dir) {
-    return (dir.st_uid != 0 && dir.st_uid != geteuid()) || (dir.st_mode & (S_IWGRP | S_IWOTH));
-}
-
 int open_log_file(const std::string &path, std::string *why) {
     int fd = open(path.c_str(),
                   O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
