@@ -263,9 +263,10 @@ nginxconfdir =
 messagedir = $(pkgdatadir)
 INSTALL = install
 
-# Copied as they are to $(pkgdatadir) (the message tables to $(messagedir)), under their paths
-# here less conf/. An apache/ directory is installed when there is one.
-MESSAGE_FILES = $(wildcard conf/code-message*.properties)
+# Copied as they are to $(pkgdatadir) (the message tables and the content declaration, the files
+# an administrator edits, to $(messagedir)), under their paths here less conf/. An apache/
+# directory is installed when there is one.
+MESSAGE_FILES = $(wildcard conf/code-message*.properties) conf/content.json
 SHARE_FILES = $(wildcard conf/prometheus/*) sql/seed.sql doc/openapi.yaml \
 	$(wildcard sql/migrations/*) $(wildcard sql/migrate/*) $(wildcard nginx/*) $(wildcard apache/*)
 UNITS = cms-fcgi.service cms-fcgi-activated.service cms-fcgi.socket cms-fcgi-backup.service \
@@ -292,6 +293,7 @@ install: all
 			-e 's|^file_store_dir *=.*|file_store_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/assets|' \
 			-e 's|^log_file *=.*|log_file = $(LOCALSTATEDIR)/log/cms-fcgi/cms-fcgi.log|' \
 			-e 's|^sql_dir *=.*|sql_dir = $(pkgdatadir)/sql|' \
+			-e 's|^content_file *=.*|content_file = $(messagedir)/content.json|' \
 			-e 's|^backup_dir *=.*|backup_dir = $(LOCALSTATEDIR)/lib/cms-fcgi/backups|' \
 			conf/cms.conf.example; \
 		} >$(DESTDIR)$(pkgconfdir)/cms.conf.new && \

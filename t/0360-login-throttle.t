@@ -28,9 +28,11 @@ fail_login () {
 	expect_json .code 10031
 }
 
-# failures NAME N: the rows of cms_login_failure for username NAME from 127.0.0.N.
+# failures NAME N: the rows of cms_login_failure for NAME from 127.0.0.N: under the name, or, when a
+# user has it, under the user's id (as every failure of an existing user is recorded).
 failures () {
-	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE username = '$1' AND address = '127.0.0.$2'"
+	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE address = '127.0.0.$2' AND username IN ('$1',
+		(SELECT CONCAT('(the account of user id ', id, ')') FROM lin_user WHERE username = '$1'))"
 }
 
 # age [N]: moves the failure rows (of 127.0.0.N only, when given) 61 s into the past, out of the
@@ -64,8 +66,9 @@ test_expect_success 'three wrong passwords for alice from 127.0.0.2 each answer 
 	fail_login alice 2
 '
 
-test_expect_success 'each failure is a row of cms_login_failure with the username and the address' '
+test_expect_success 'each failure is a row of cms_login_failure with alice'"'"'s id and the address' '
 	test "$(failures alice 2)" = 3 &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"alice\"" 0 &&
 	expect_db "SELECT COUNT(*) FROM cms_login_failure" 3
 '
 
@@ -180,7 +183,8 @@ test_expect_success 'failures for carol from three addresses, each below the pai
 	fail_login carol 12 &&
 	fail_login carol 12 &&
 	fail_login carol 13 &&
-	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"carol\"" 5
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username =
+		(SELECT CONCAT(\"(the account of user id \", id, \")\") FROM lin_user WHERE username = \"carol\")" 5
 '
 
 test_expect_success 'then 127.0.0.13, with one failure for carol, is refused her right password (429)' '

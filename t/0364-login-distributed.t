@@ -70,7 +70,8 @@ test_expect_success 'guesses at alice from 10 addresses, one each: 3 are checked
 '
 
 test_expect_success 'each of them is counted, the captcha refusals too' '
-	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"alice\"" 10
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username =
+		(SELECT CONCAT(\"(the account of user id \", id, \")\") FROM lin_user WHERE username = \"alice\")" 10
 '
 
 test_expect_success 'past alice'\''s ceiling, a fresh address with her right password and no captcha is asked one' '
@@ -147,7 +148,8 @@ test_expect_success 'then his right old password without a captcha is asked one 
 	change_password "$USER_PASSWORD" 50 &&
 	refused &&
 	expect_json .request "PUT /cms/user/change_password" &&
-	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"dave\"" 4
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username =
+		(SELECT CONCAT(\"(the account of user id \", id, \")\") FROM lin_user WHERE username = \"dave\")" 4
 '
 
 test_expect_success 'with the captcha of POST /cms/user/captcha solved, his right old password changes it (200)' '

@@ -145,11 +145,12 @@ test_expect_success 'bob logs in with his' '
 	login bob Bob_pass22
 '
 
-test_expect_success 'a wrong password is counted in the new cms_login_failure' '
+test_expect_success 'a wrong password is counted in the new cms_login_failure, under bob'"'"'s id' '
 	TOKEN= &&
 	http POST /cms/user/login "{\"username\":\"bob\",\"password\":\"wrong_pass1\"}" &&
 	expect_status 401 &&
-	expect_db "SELECT username, address FROM cms_login_failure" "$(printf "bob\t127.0.0.1")"
+	expect_db "SELECT username, address FROM cms_login_failure" \
+		"$(printf "(the account of user id %s)\t127.0.0.1" "$(db_exec "SELECT id FROM lin_user WHERE username = \"bob\"")")"
 '
 
 test_expect_success 'a file row of the released schema keeps no SHA-256, and a new upload of its content is that row' '

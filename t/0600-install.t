@@ -20,7 +20,7 @@ expected_files () {
 			/usr/lib/systemd/system/cms-fcgi-activated.service \
 			/usr/lib/systemd/system/cms-fcgi-backup.service /usr/lib/systemd/system/cms-fcgi-backup.timer \
 			/usr/share/cms-fcgi/sql/seed.sql \
-			/usr/share/cms-fcgi/doc/openapi.yaml
+			/usr/share/cms-fcgi/doc/openapi.yaml /usr/share/cms-fcgi/content.json
 		(cd "$TOP/conf" && ls code-message*.properties) | sed "s|^|/usr/share/cms-fcgi/|"
 		(cd "$TOP/conf" && find prometheus -type f) | sed "s|^|/usr/share/cms-fcgi/|"
 		(cd "$TOP" && find nginx sql/migrate sql/migrations -type f) | sed "s|^|/usr/share/cms-fcgi/|"
@@ -61,9 +61,10 @@ test_expect_success 'the first cms.conf names the installed message table, /var/
 	test "$("$APP_BIN" -c "$conf" --get log_file)" = /var/log/cms-fcgi/cms-fcgi.log
 '
 
-test_expect_success 'the first cms.conf names the installed sql/ that --setup-db reads' '
+test_expect_success 'the first cms.conf names the installed sql/ and content declaration that --setup-db reads' '
 	conf=$X/etc/cms-fcgi/cms.conf &&
 	test "$("$APP_BIN" -c "$conf" --get sql_dir)" = /usr/share/cms-fcgi/sql &&
+	test "$("$APP_BIN" -c "$conf" --get content_file)" = /usr/share/cms-fcgi/content.json &&
 	test -s "$X/usr/share/cms-fcgi/sql/migrations/0002-login-failure-by-address.sql"
 '
 

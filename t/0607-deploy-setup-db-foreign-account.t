@@ -12,7 +12,7 @@ SHOP=${K}_shop
 ROLE=${K}_role
 test_atexit "svc_sql '$DB_SOCKET' -e \"DROP DATABASE IF EXISTS \\\`$D\\\`; DROP DATABASE IF EXISTS \\\`$SHOP\\\`;
 	DROP USER IF EXISTS '${K}s'@'localhost', '${K}t'@'localhost', '${K}c'@'localhost', '${K}r'@'localhost',
-		'${K}p'@'localhost', '${K}x'@'localhost', '${K}o'@'localhost', '${K}w'@'%', '${K}w'@'localhost', '${K}n'@'localhost';
+		'${K}p'@'localhost', '${K}x'@'localhost', '${K}o'@'localhost', '${K}w'@'%', '${K}w'@'localhost', '${K}n'@'localhost', '${K}u'@'localhost';
 	DROP ROLE IF EXISTS '$ROLE'\""
 
 # setup_as USER [PASSWORD]: --setup-db --db-admin for db_user USER and db_name $D, with
@@ -80,6 +80,15 @@ test_expect_success 'an account with a grant on a column of another database is 
 	refused "${K}c" "it holds SELECT (\`total\`) ON \`$SHOP\`.\`orders\`" &&
 	as_account "${K}c" "shop-pass-${K}c" "SELECT total FROM \`$SHOP\`.orders" >total &&
 	test "$(cat total)" = 42
+'
+
+# Schema names are case-sensitive (they are directories): G1_CMS is not g1_cms, though
+# information_schema compares them without case.
+test_expect_success 'an account with ALL on the database'"'"'s name in upper case (another database) is refused' '
+	DU=$(printf %s "$D" | tr a-z A-Z) &&
+	svc_sql "$DB_SOCKET" -e "CREATE USER '"'"'${K}u'"'"'@'"'"'localhost'"'"' IDENTIFIED BY '"'"'shop-pass-${K}u'"'"';
+		GRANT ALL ON \`$DU\`.* TO '"'"'${K}u'"'"'@'"'"'localhost'"'"'" &&
+	refused "${K}u" " ON \`$DU\`.*"
 '
 
 test_expect_success 'an account that was granted a role is refused, naming the role' '

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='an unpacked tree (sbin/ beside share/cms-fcgi/, as make install and the release tarball lay it out) finds its migrations and message table relative to the binary, through a symlink, from any working directory; an absolute path or the working directory still wins; the release'"'"'s THIRD-PARTY notice (scripts/third-party) holds each library of BUILDINFO with its licence text and how to rebuild, and refuses a library it has no notice for'
+test_description='an unpacked tree (sbin/ beside share/cms-fcgi/, as make install and the release tarball lay it out) finds its migrations and message table relative to the binary, through a symlink, from any working directory; beside the config file first, an absolute path as it is, and never in the working directory; the release'"'"'s THIRD-PARTY notice (scripts/third-party) holds each library of BUILDINFO with its licence text and how to rebuild, and refuses a library it has no notice for'
 . "$(dirname "$0")/lib.sh"
 
 # ~/cms-0.2.0 as the release tarball holds it, and ~/cms a symlink to it.
@@ -40,15 +40,35 @@ test_expect_success 'an absolute path wins over the tree' '
 	test "$(CMS_SQL_DIR=/nonexistent/sql from_elsewhere --get sql_dir)" = /nonexistent/sql
 '
 
-test_expect_success 'a relative path that the working directory holds wins over the tree' '
-	mkdir -p elsewhere/sql &&
-	test "$(from_elsewhere --get sql_dir)" = sql
+# Another user's directory, as root's working directory: its sql/ would run its seed with
+# --setup-db, its conf/ would give every client its texts.
+test_expect_success 'setup: a working directory with a planted sql/ and conf/' '
+	mkdir -p elsewhere/sql/migrations elsewhere/conf &&
+	echo "UPDATE lin_user SET nickname = '"'"'owned'"'"'" >elsewhere/sql/seed.sql &&
+	echo "not a properties line" >elsewhere/conf/code-message.properties
 '
 
-test_expect_success 'a relative path found nowhere stays as it is (and -t names it)' '
-	test "$(CMS_MESSAGE_FILE=conf/none.properties from_elsewhere --get message_file)" = conf/none.properties &&
+test_expect_success 'a relative sql_dir is never the working directory'"'"'s: the tree'"'"'s wins' '
+	test "$(from_elsewhere --get sql_dir)" = "$TRASH/home/cms-0.2.0/share/cms-fcgi/sql"
+'
+
+test_expect_success 'a relative message_file is never the working directory'"'"'s: -t reads the tree'"'"'s' '
+	test "$(from_elsewhere --get message_file)" = "$TRASH/home/cms-0.2.0/share/cms-fcgi/code-message.properties" &&
+	from_elsewhere -t 2>planted.err &&
+	grep -q "is ok" planted.err
+'
+
+test_expect_success 'a relative path beside the config file wins over the tree' '
+	mkdir -p conf-dir/sql &&
+	cp cms.conf conf-dir/cms.conf &&
+	test "$( (cd elsewhere && "$TRASH/home/cms/sbin/cms-fcgi" -c "$TRASH/conf-dir/cms.conf" --get sql_dir))" = \
+		"$TRASH/conf-dir/sql"
+'
+
+test_expect_success 'a relative path found nowhere names the config file'"'"'s directory, never the working one (and -t names it)' '
+	test "$(CMS_MESSAGE_FILE=conf/none.properties from_elsewhere --get message_file)" = "$TRASH/conf/none.properties" &&
 	! CMS_MESSAGE_FILE=conf/none.properties from_elsewhere -t 2>none.err &&
-	grep -q "conf/none.properties" none.err
+	grep -q "$TRASH/conf/none.properties" none.err
 '
 
 # The notice of the release tarball, made here from this build's BUILDINFO and the host's packages

@@ -194,15 +194,17 @@ test_expect_success 'cms.conf is root:cms-fcgi 0640; cms.env root 0600 holds two
 	cp "$R/etc/cms-fcgi/cms.env" env.first
 '
 
-test_expect_success 'the conffiles: cms.conf, the message tables, the nginx site and snippets, logrotate' '
+test_expect_success 'the conffiles: cms.conf, the message tables, the content declaration, the nginx site and snippets, logrotate' '
 	in_root dpkg-query -W -f "\${Conffiles}\n" cms-fcgi | awk "NF { print \$1 }" | sort >conffiles &&
 	for f in /etc/cms-fcgi/cms.conf /etc/cms-fcgi/code-message.properties \
-		/etc/cms-fcgi/code-message.en.properties /etc/nginx/sites-available/cms-fcgi /etc/nginx/cms-fcgi.conf \
+		/etc/cms-fcgi/code-message.en.properties /etc/cms-fcgi/content.json \
+		/etc/nginx/sites-available/cms-fcgi /etc/nginx/cms-fcgi.conf \
 		/etc/nginx/cms-fcgi-params.conf /etc/logrotate.d/cms-fcgi; do
 		grep -qx "$f" conffiles || { echo "not a conffile: $f" >&2; exit 1; }
 	done &&
 	! grep -q cms.env conffiles &&
 	grep -qx "message_file = /etc/cms-fcgi/code-message.properties" "$R/etc/cms-fcgi/cms.conf" &&
+	grep -qx "content_file = /etc/cms-fcgi/content.json" "$R/etc/cms-fcgi/cms.conf" &&
 	test ! -e "$R/etc/nginx/sites-enabled/cms-fcgi"
 '
 

@@ -34,6 +34,10 @@ std::string throttle_address(const std::string &remote_addr, const Config &confi
     return prefix < 128 ? network + "/" + std::to_string(prefix) : network;
 }
 
+std::string account_throttle_name(int64_t user_id) {
+    return "(the account of user id " + std::to_string(user_id) + ")";
+}
+
 bool login_refused(const LoginFailures &failures, const Config &config) {
     return failures.pair >= config.login_max_failures ||
            failures.address >= config.login_address_max_failures ||

@@ -3,6 +3,7 @@
 // verified, and whether it needs a captcha first. Pure; the counts come from ThrottleStore.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "db/throttle_store.h"
@@ -16,6 +17,12 @@ struct Config;
 // address, without a prefix, at 128); an IPv4-mapped IPv6 address as its IPv4 address. Anything
 // that is not an address (empty, a unix socket) as it is.
 std::string throttle_address(const std::string &remote_addr, const Config &config);
+
+// The name a user's failed password checks are recorded under in cms_login_failure's username
+// column: "(the account of user id N)", by the user's id, so that a rename (PUT /cms/user, which
+// needs no password) starts no fresh count. Longer than lin_user.username's 24 characters: no
+// user has it.
+std::string account_throttle_name(int64_t user_id);
 
 // True when the (username, address) pair, or the address, has reached its limit, or when the
 // username has reached its ceiling and this address has had a password checked for it and failed

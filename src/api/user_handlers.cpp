@@ -40,14 +40,24 @@ const std::string &dummy_hash() {
 // clock is behind this one's by less than that still finds it spent.
 constexpr int64_t k_spent_grace = 3600;
 
-// Counts a failed password check of the username from the client address (login and
-// change_password share the counts; checked: false for a refusal for the captcha, before any
+// Whom a password check counts against: username (login: the name typed; change_password: the
+// user's current name) and account (account_throttle_name of the user, "" for a name no user
+// has), from address (the client's, as the throttle counts it). Its count is the failures of
+// both, and its own failure is recorded under account when there is one: so login and
+// change_password share one count per user, and a rename (PUT /cms/user takes no password)
+// starts no fresh one.
+struct CheckedFor {
+    std::string username;
+    std::string account;
+    std::string address;
+};
+
+// Counts a failed password check (checked: false for a refusal for the captcha, before any
 // password was checked), then answers with error: returned, not thrown, so that the count commits.
-[[nodiscard]] Response fail_password(const std::string &username, const std::string &address,
-                                     bool checked, const Request &req, Ctx &ctx,
-                                     const ApiError &error) {
-    ThrottleStore(ctx.db).record_failure(username, address, ctx.config.login_failure_window,
-                                         checked);
+[[nodiscard]] Response fail_password(const CheckedFor &who, bool checked, const Request &req,
+                                     Ctx &ctx, const ApiError &error) {
+    ThrottleStore(ctx.db).record_failure(who.account.empty() ? who.username : who.account,
+                                         who.address, ctx.config.login_failure_window, checked);
     return refusal(error, req, ctx);
 }
 
@@ -70,23 +80,20 @@ bool captcha_solved(const Json::Value &body, const Request &req, Ctx &ctx) {
            captcha::code_matches(tag->code, typed.asString());
 }
 
-// What every password check (login, change_password) passes before the hash is verified: the
-// gate, so that the counts below and the failure this check may record are one step (a
-// concurrent check of the username or the address waits until this one commits); 429/10140,
+// What every password check (login, change_password) passes before the hash is verified, once
+// its handler has locked the gate (ThrottleStore::gate, before the transaction's first plain
+// read, so that these counts and the failure this check may record are one step): 429/10140,
 // thrown, when the throttling rule refuses; and the captcha when one is asked, whose refusal is
-// returned (400/10260, counted). The address is the one the throttle counts (throttle_address).
-std::optional<Response> before_password_check(const std::string &username,
-                                              const std::string &address, const Json::Value &body,
+// returned (400/10260, counted).
+std::optional<Response> before_password_check(const CheckedFor &who, const Json::Value &body,
                                               const Request &req, Ctx &ctx) {
-    ThrottleStore throttle(ctx.db);
-    throttle.gate(username, address);
-    LoginFailures failures = throttle.recent(username, address, ctx.config.login_failure_window);
+    LoginFailures failures = ThrottleStore(ctx.db).recent(who.username, who.account, who.address,
+                                                          ctx.config.login_failure_window);
     if (login_refused(failures, ctx.config))
         throw ApiError(429, Code::too_many_requests);
     // Which of missing, wrong, expired, spent or forged it was is not told: each is one failure.
     if (login_captcha_asked(failures, ctx.config) && !captcha_solved(body, req, ctx))
-        return fail_password(username, address, false, req, ctx,
-                             ApiError(400, Code::captcha_wrong));
+        return fail_password(who, false, req, ctx, ApiError(400, Code::captcha_wrong));
     return std::nullopt;
 }
 
@@ -123,13 +130,15 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
                                                    FieldText::login_password_length, problems);
     problems.check();
     std::string address = throttle_address(req.remote_addr, ctx.config);
-    if (std::optional<Response> refused = before_password_check(username, address, body, req, ctx))
-        return *refused;
+    ThrottleStore(ctx.db).gate(username, address);
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
+    CheckedFor who{username, identity ? account_throttle_name(identity->user_id) : "", address};
+    if (std::optional<Response> refused = before_password_check(who, body, req, ctx))
+        return *refused;
     // Unknown user and wrong password look alike, down to the time a hash takes.
     if (!password::verify(password, identity ? identity->credential : dummy_hash()) || !identity)
-        return fail_password(username, address, true, req, ctx, ApiError(401, Code::login_failed));
+        return fail_password(who, true, req, ctx, ApiError(401, Code::login_failed));
     // The password may have changed while the hash was being verified: the tokens must not carry
     // a credential version newer than the hash that matched. Returned, not thrown: a captcha
     // tag tried above stays spent.
@@ -141,7 +150,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
     // Only this address's failures: the owner's login must not free the addresses guessing.
-    ThrottleStore(ctx.db).clear(username, address);
+    ThrottleStore(ctx.db).clear(username, who.account, address);
     ctx.user = std::move(user); // the principal of the behaviour-log row
     return Response::json(200, issue_tokens(ctx, *ctx.user, now_seconds()));
 }
@@ -276,14 +285,15 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     // Guessing the current password here, with a stolen token, is guessing it at login: the same
     // counts, the same limits, the same captcha (its code in the body, its tag in the header).
     const std::string &username = ctx.user->username;
-    std::string address = throttle_address(req.remote_addr, ctx.config);
-    if (std::optional<Response> refused = before_password_check(username, address, body, req, ctx))
+    CheckedFor who{username, account_throttle_name(ctx.user->id),
+                   throttle_address(req.remote_addr, ctx.config)};
+    ThrottleStore(ctx.db).gate(username, who.address);
+    if (std::optional<Response> refused = before_password_check(who, body, req, ctx))
         return *refused;
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
     if (!identity || !password::verify(old_password, identity->credential))
-        return fail_password(username, address, true, req, ctx,
-                             ApiError(400, Code::old_password_wrong));
+        return fail_password(who, true, req, ctx, ApiError(400, Code::old_password_wrong));
     if (!users.set_password(ctx.user->id, password::hash(password)))
         throw ApiError(404, Code::user_not_found);
     return message(200, Code::password_changed, req, ctx);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <pwd.h>
 #include <unistd.h>
@@ -227,32 +228,46 @@ std::string home_config_path() {
     return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
-std::string shipped_data_dir() {
+std::vector<std::string> shipped_dirs(const std::string &config_path) {
+    std::vector<std::string> dirs;
+    if (!config_path.empty()) {
+        size_t slash = config_path.rfind('/');
+        dirs.push_back(slash == std::string::npos ? "."
+                       : slash == 0               ? "/"
+                                                  : config_path.substr(0, slash));
+    }
     char link[4096];
     ssize_t n = readlink("/proc/self/exe", link, sizeof link - 1);
     if (n <= 0)
-        return "";
+        return dirs;
     // The kernel resolved every symlink of the path the binary was started by (~/cms/sbin/...).
     std::string exe(link, static_cast<size_t>(n));
     size_t bin = exe.rfind('/');
     size_t prefix = bin == std::string::npos || bin == 0 ? std::string::npos : exe.rfind('/', bin - 1);
     if (prefix == std::string::npos)
-        return "";
-    return exe.substr(0, prefix) + "/share/cms-fcgi";
+        return dirs;
+    dirs.push_back(exe.substr(0, prefix) + "/share/cms-fcgi");
+    dirs.push_back(prefix == 0 ? "/" : exe.substr(0, prefix));
+    return dirs;
 }
 
-void resolve_shipped_paths(Config &config, const std::string &data_dir) {
-    if (data_dir.empty())
-        return;
-    for (std::string *path : {&config.message_file, &config.sql_dir, &config.content_file}) {
-        if (path->empty() || (*path)[0] == '/' || access(path->c_str(), F_OK) == 0)
+void resolve_shipped_paths(Config &config, const std::vector<std::string> &dirs) {
+    for (auto [key, path] : {std::pair{"message_file", &config.message_file},
+                             std::pair{"sql_dir", &config.sql_dir},
+                             std::pair{"content_file", &config.content_file}}) {
+        if (path->empty() || (*path)[0] == '/')
             continue;
+        if (dirs.empty())
+            throw ConfigError(std::string(key) + " '" + *path +
+                              "' is relative, and neither the configuration file's directory nor "
+                              "the binary's is known: give its absolute path");
         std::string bare = path->rfind("conf/", 0) == 0 ? path->substr(5) : *path;
-        for (const std::string &candidate : {data_dir + "/" + *path, data_dir + "/" + bare})
-            if (access(candidate.c_str(), F_OK) == 0) {
-                *path = candidate;
-                break;
-            }
+        std::string found;
+        for (const std::string &dir : dirs)
+            for (const std::string &candidate : {dir + "/" + *path, dir + "/" + bare})
+                if (found.empty() && access(candidate.c_str(), F_OK) == 0)
+                    found = candidate;
+        *path = found.empty() ? dirs.front() + "/" + *path : found;
     }
 }
 
@@ -267,7 +282,7 @@ Config load_config(const std::string &path) {
         config = parse_config(text.str(), path);
     }
     apply_env_overrides(config, environ);
-    resolve_shipped_paths(config, shipped_data_dir());
+    resolve_shipped_paths(config, shipped_dirs(path));
     return config;
 }
 

@@ -93,19 +93,22 @@ std::string home_config_path();
 // Where home_config_path looks, below the home directory.
 constexpr const char *k_home_config = ".config/cms-fcgi/cms.conf";
 
-// The directory of the files that come with the binary, as make install and the release tarball
-// lay them out: <the binary's directory>/../share/cms-fcgi, from /proc/self/exe (every symlink
-// resolved by the kernel). Empty when /proc/self/exe cannot be read.
-std::string shipped_data_dir();
+// The directories a relative message_file or sql_dir is looked up in, in order: that of the
+// configuration file config_path (none when empty), <the binary's directory>/../share/cms-fcgi
+// (make install's and the release tarball's layout) and <the binary's directory>/.. (a built
+// checkout: src/cms-fcgi beside conf/ and sql/). The binary's from /proc/self/exe (every
+// symlink resolved by the kernel), left out when that cannot be read. Never the working directory.
+std::vector<std::string> shipped_dirs(const std::string &config_path);
 
-// A relative message_file or sql_dir that names nothing below the working directory is taken from
-// data_dir instead, where it exists there (with a leading "conf/" dropped: make install puts
-// conf/code-message.properties in the directory itself). So an unpacked release finds its own
-// files from any working directory; an absolute path, or one the working directory holds, wins.
-void resolve_shipped_paths(Config &config, const std::string &data_dir);
+// A relative message_file or sql_dir becomes the first of dirs/path and dirs/path without a
+// leading "conf/" (make install puts conf/code-message.properties in the directory itself) that
+// exists, else dirs[0]/path, so that it never names a file of the working directory (where
+// another user may have put sql/ for root's --setup-db). An absolute path stays. Throws
+// ConfigError for a relative path when dirs is empty.
+void resolve_shipped_paths(Config &config, const std::vector<std::string> &dirs);
 
 // Reads path (empty: defaults and environment only) and the CMS_* environment, then resolves the
-// shipped files' paths (resolve_shipped_paths); throws ConfigError.
+// shipped files' paths (resolve_shipped_paths of shipped_dirs(path)); throws ConfigError.
 Config load_config(const std::string &path);
 
 // Parses config text as if read from a file named origin; env overrides are not applied.

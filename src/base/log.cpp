@@ -1,12 +1,17 @@
-// Process log: one line per event, to stderr or the configured log file.
+// Process log: one line per event, to stderr or the configured log file, escaped here; the file
+// opened so that root, appending to it in a directory another user owns, follows no link.
 #include "base/log.h"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <string>
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cms {
@@ -14,17 +19,12 @@ namespace cms {
 namespace {
 
 // The sink is chosen once at start-up by log_open (stderr until then); requests never change it.
-// log_reopen keeps the same FILE (freopen), so a thread writing meanwhile never sees it closed.
-// Atomic: when the reopen fails it falls back to stderr while the worker's other threads and the
-// probe thread write.
+// log_reopen keeps the same FILE and puts the new file under its descriptor (dup3), so a thread
+// writing meanwhile never sees it closed. Atomic: the probe thread writes while it is set.
 std::atomic<FILE *> &log_stream_ref() {
     static std::atomic<FILE *> stream{stderr};
     return stream;
 }
-
-// "e": close-on-exec (O_CLOEXEC). The master re-executes itself on USR2 and opens log_file again;
-// without it every reload kept the previous handle open, in the master and in every worker.
-constexpr const char *k_log_mode = "ae";
 
 std::string &log_path_ref() {
     static std::string path;
@@ -39,6 +39,51 @@ thread_local const std::string *t_request_id = nullptr;
 
 extern "C" void forget_pid() { g_pid.store(0, std::memory_order_relaxed); }
 
+// Whether a user other than root and this one may write in the directory dir describes.
+bool shared_directory(const struct stat &dir) {
+    return (dir.st_uid != 0 && dir.st_uid != geteuid()) || (dir.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+// The log file at path opened for appending, or -1 with why in *why. The directory is the
+// service account's (/var/log/cms-fcgi) and --backup, --restore run as root: O_NOFOLLOW so that
+// a link planted there is not followed, and a second name (a hard link to /etc/crontab where
+// protected_hardlinks is off) refuses the file; so does, in a directory that someone but root
+// and this user may write, an owner other than this user, root or the directory's owner (a
+// file moved in). O_NONBLOCK so that a FIFO planted there is refused rather than waited on.
+// O_CLOEXEC: the master re-executes itself on USR2 and opens log_file again.
+int open_log_file(const std::string &path, std::string *why) {
+    int fd = open(path.c_str(),
+                  O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+                  0666);
+    if (fd < 0) {
+        // ENXIO: a FIFO that nobody reads (O_NONBLOCK).
+        *why = errno == ELOOP   ? "it is a symbolic link"
+               : errno == ENXIO ? "it is not a regular file"
+                                : std::strerror(errno);
+        return -1;
+    }
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    struct stat file, parent;
+    if (fstat(fd, &file) != 0 || stat(dir.c_str(), &parent) != 0)
+        *why = std::strerror(errno);
+    else if (!S_ISREG(file.st_mode))
+        *why = "it is not a regular file";
+    else if (file.st_nlink != 1)
+        *why = "it has another name (a hard link)";
+    else if (shared_directory(parent) && file.st_uid != geteuid() && file.st_uid != 0 &&
+             file.st_uid != parent.st_uid)
+        *why = "its owner (uid " + std::to_string(file.st_uid) +
+               ") is neither this user, root nor the owner of its directory, which another "
+               "user may write";
+    else if (fcntl(fd, F_SETFL, O_WRONLY | O_APPEND) != 0)
+        *why = std::strerror(errno);
+    else
+        return fd;
+    close(fd);
+    return -1;
+}
+
 void write_line(const char *level, std::string_view message) {
     char stamp[32];
     std::time_t now = std::time(nullptr);
@@ -50,9 +95,9 @@ void write_line(const char *level, std::string_view message) {
     line.append(stamp).append(" [").append(std::to_string(log_pid())).append("] ");
     if (level != nullptr)
         line.append(level).append(": ");
-    line.append(message);
+    line.append(log_escape(message));
     if (t_request_id != nullptr)
-        line.append(" request_id=").append(*t_request_id);
+        line.append(" request_id=").append(log_escape(*t_request_id));
     line.push_back('\n');
     // One fwrite per line keeps lines from several workers whole in an O_APPEND file.
     FILE *stream = log_stream_ref().load();
@@ -72,25 +117,48 @@ pid_t log_pid() {
     return pid;
 }
 
-bool log_open(const char *path) {
-    FILE *f = std::fopen(path, k_log_mode);
-    if (f == nullptr)
-        return false;
+std::string log_open(const char *path) {
+    std::string why;
+    int fd = open_log_file(path, &why);
+    if (fd < 0)
+        return why;
+    FILE *f = fdopen(fd, "a");
+    if (f == nullptr) {
+        why = std::strerror(errno);
+        close(fd);
+        return why;
+    }
     log_stream_ref() = f;
     log_path_ref() = path;
-    return true;
+    return "";
 }
 
 bool log_reopen() {
     if (log_path_ref().empty())
         return true;
-    FILE *f = std::freopen(log_path_ref().c_str(), k_log_mode, log_stream_ref());
-    if (f != nullptr)
-        return true;
-    // freopen closed the old stream whatever happened: fall back to stderr rather than lose lines.
-    log_stream_ref() = stderr;
-    log_path_ref().clear();
-    return false;
+    std::string why;
+    int fd = open_log_file(log_path_ref(), &why);
+    if (fd < 0)
+        return false;
+    FILE *stream = log_stream_ref().load();
+    std::fflush(stream);
+    bool moved = dup3(fd, fileno(stream), O_CLOEXEC) >= 0;
+    close(fd);
+    return moved;
+}
+
+std::string log_escape(std::string_view text) {
+    static const char k_hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f)
+            out.append("\\x").append(1, k_hex[byte >> 4]).append(1, k_hex[byte & 0xf]);
+        else
+            out.push_back(c);
+    }
+    return out;
 }
 
 void log_request_id(const std::string *id) { t_request_id = id; }

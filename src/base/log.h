@@ -1,5 +1,5 @@
-// Process log: one line per event, to stderr or the configured log file.
-// Never pass a password, token or Authorization header to these functions.
+// Process log: one line per event, to stderr or the configured log file, each line's control
+// characters escaped here and nowhere else. Never pass a password, token or Authorization header.
 #pragma once
 
 #include <string>
@@ -9,12 +9,19 @@
 
 namespace cms {
 
-// Sends further log lines to the file at path (appending); returns false if it cannot be opened.
-bool log_open(const char *path);
+// Sends further log lines to the file at path (appending); "" when opened, else why not. Never
+// through a symbolic link, and only a regular file with one name; in a directory another user
+// may write (the service's, for a root backup), only one owned by this process's user, by root
+// or by the directory's owner.
+std::string log_open(const char *path);
 
-// Opens the log file again under its name (after logrotate moved it); a no-op for stderr.
-// Returns false if it cannot be opened (lines then go on to the old file).
+// Opens the log file again under its name (after logrotate moved it), as log_open does; a no-op
+// for stderr. Returns false if it cannot be opened (lines then go on to the old file).
 bool log_reopen();
+
+// text with each control character (C0 and DEL: a line break, ESC...) written as \xHH, so that no
+// text logged (an archive member's name, say) ends its line or starts one of its own.
+std::string log_escape(std::string_view text);
 
 void log_info(std::string_view message);
 void log_warn(std::string_view message);

@@ -193,10 +193,13 @@ int run(const Command &cmd, Options &o) {
     }
     if (cmd.needs & k_messages)
         o.messages = cms::Messages::load(o.config.message_file);
-    if ((cmd.needs & k_log) && !o.config.log_file.empty() &&
-        !cms::log_open(o.config.log_file.c_str())) {
-        std::fprintf(stderr, "cms-fcgi: cannot open log file '%s'\n", o.config.log_file.c_str());
-        return 1;
+    if ((cmd.needs & k_log) && !o.config.log_file.empty()) {
+        std::string why = cms::log_open(o.config.log_file.c_str());
+        if (!why.empty()) {
+            std::fprintf(stderr, "cms-fcgi: cannot open log file '%s': %s\n",
+                         o.config.log_file.c_str(), why.c_str());
+            return 1;
+        }
     }
     std::optional<cms::db::ClientLibrary> library;
     if (cmd.needs & k_database)

@@ -110,9 +110,11 @@ void apply(db::Connection &db, const Declaration &declared, const Limits &limits
         std::fprintf(out, "plan: %zu step(s); nothing was changed\n", p.steps.size());
         return;
     }
+    // Nothing applied yet is the empty declaration: applying that one says nothing either.
     std::optional<std::string> before = store.applied();
-    if (before == text && p.steps.empty())
-        return; // applied already: nothing to say
+    bool unchanged = before ? *before == text : p.merged.collections.empty();
+    if (unchanged && p.steps.empty())
+        return;
     store.store(text);
     std::fprintf(
         out, "content declaration applied: %zu collection(s) served, %zu step(s) run\n",

@@ -23,7 +23,9 @@ constexpr const char *k_sql_global_right =
 // some other application's (a shop's, say), which would lose its password to cms.env. Each takes
 // the account ('user'@'host' for information_schema, user and host for mysql.*) and the database
 // (by name, and as the escaped pattern grant_pattern writes; a grant of name with its _ as a
-// wildcard counts as the database too). Any role granted counts, whatever it holds.
+// wildcard counts as the database too), compared byte for byte: information_schema compares
+// without case, but a schema name is a directory name, so SHOPDB is not shopdb. Any role
+// granted counts, whatever it holds.
 struct ForeignGrant {
     const char *sql;
     enum { grantee_and_database, user_and_host, user_host_and_database } binds;
@@ -31,15 +33,18 @@ struct ForeignGrant {
 const ForeignGrant k_foreign_grants[] = {
     {"SELECT CONCAT(PRIVILEGE_TYPE, ' ON `', TABLE_SCHEMA, '`.*') "
      "FROM information_schema.SCHEMA_PRIVILEGES "
-     "WHERE GRANTEE = ? AND TABLE_SCHEMA <> ? AND TABLE_SCHEMA <> ? LIMIT 1",
+     "WHERE GRANTEE = ? AND TABLE_SCHEMA <> ? COLLATE utf8mb4_bin "
+     "AND TABLE_SCHEMA <> ? COLLATE utf8mb4_bin LIMIT 1",
      ForeignGrant::grantee_and_database},
     {"SELECT CONCAT(PRIVILEGE_TYPE, ' ON `', TABLE_SCHEMA, '`.`', TABLE_NAME, '`') "
      "FROM information_schema.TABLE_PRIVILEGES "
-     "WHERE GRANTEE = ? AND TABLE_SCHEMA <> ? AND TABLE_SCHEMA <> ? LIMIT 1",
+     "WHERE GRANTEE = ? AND TABLE_SCHEMA <> ? COLLATE utf8mb4_bin "
+     "AND TABLE_SCHEMA <> ? COLLATE utf8mb4_bin LIMIT 1",
      ForeignGrant::grantee_and_database},
     {"SELECT CONCAT(PRIVILEGE_TYPE, ' (`', COLUMN_NAME, '`) ON `', TABLE_SCHEMA, '`.`', "
      "TABLE_NAME, '`') FROM information_schema.COLUMN_PRIVILEGES "
-     "WHERE GRANTEE = ? AND TABLE_SCHEMA <> ? AND TABLE_SCHEMA <> ? LIMIT 1",
+     "WHERE GRANTEE = ? AND TABLE_SCHEMA <> ? COLLATE utf8mb4_bin "
+     "AND TABLE_SCHEMA <> ? COLLATE utf8mb4_bin LIMIT 1",
      ForeignGrant::grantee_and_database},
     {"SELECT CONCAT('role ''', Role, '''') FROM mysql.roles_mapping "
      "WHERE User = ? AND Host = ? LIMIT 1",

@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char *k_sql_count_username_failures =
     "SELECT COUNT(*), SUM(address = ?), SUM(address = ? AND checked) FROM cms_login_failure "
-    "WHERE username = ? AND create_time > NOW(3) - INTERVAL ? SECOND";
+    "WHERE username IN (?, ?) AND create_time > NOW(3) - INTERVAL ? SECOND";
 constexpr const char *k_sql_count_address_failures =
     "SELECT COUNT(*) FROM cms_login_failure "
     "WHERE address = ? AND create_time > NOW(3) - INTERVAL ? SECOND";
@@ -35,7 +35,7 @@ constexpr const char *k_sql_insert_failure =
 constexpr const char *k_sql_prune_failures =
     "DELETE FROM cms_login_failure WHERE create_time < NOW(3) - INTERVAL ? SECOND LIMIT 1000";
 constexpr const char *k_sql_clear_pair =
-    "DELETE FROM cms_login_failure WHERE username = ? AND address = ?";
+    "DELETE FROM cms_login_failure WHERE username IN (?, ?) AND address = ?";
 
 } // namespace
 
@@ -43,12 +43,12 @@ void ThrottleStore::gate(const std::string &username, const std::string &address
     db_.statement(k_sql_gate).execute({username, address});
 }
 
-LoginFailures ThrottleStore::recent(const std::string &username, const std::string &address,
-                                    int64_t window_seconds) {
+LoginFailures ThrottleStore::recent(const std::string &username, const std::string &account,
+                                    const std::string &address, int64_t window_seconds) {
     LoginFailures failures;
     db::Statement &by_username =
         db_.statement(k_sql_count_username_failures)
-            .execute({address, address, username, window_seconds});
+            .execute({address, address, username, account, window_seconds});
     if (by_username.next()) {
         failures.username = by_username.integer(0);
         failures.pair = by_username.integer(1);
@@ -75,8 +75,9 @@ void ThrottleStore::record_failure(const std::string &username, const std::strin
     db_.statement(k_sql_insert_failure).execute({username, address, checked ? 1 : 0});
 }
 
-void ThrottleStore::clear(const std::string &username, const std::string &address) {
-    db_.statement(k_sql_clear_pair).execute({username, address});
+void ThrottleStore::clear(const std::string &username, const std::string &account,
+                          const std::string &address) {
+    db_.statement(k_sql_clear_pair).execute({username, account, address});
 }
 
 } // namespace cms

@@ -32,9 +32,11 @@ class ThrottleStore {
     // failure. Must come before the transaction's first plain read (whose snapshot would
     // otherwise miss what was committed while this waited). Throws DbError.
     void gate(const std::string &username, const std::string &address);
-    // The failures of username and of address within the last window_seconds.
-    LoginFailures recent(const std::string &username, const std::string &address,
-                         int64_t window_seconds);
+    // The failures of username and of address within the last window_seconds; those recorded
+    // under account (another name of the same user, see account_throttle_name; "" for none)
+    // count as the username's.
+    LoginFailures recent(const std::string &username, const std::string &account,
+                         const std::string &address, int64_t window_seconds);
     // The failures from address, for any username, within the last window_seconds.
     int64_t address_failures(const std::string &address, int64_t window_seconds);
     // The most failures, from any address, of one of the usernames that address has failed
@@ -44,8 +46,10 @@ class ThrottleStore {
     // checked: a password was checked (false: the attempt was refused for its captcha first).
     void record_failure(const std::string &username, const std::string &address,
                         int64_t window_seconds, bool checked);
-    // Forgets the failures of username from address (after a successful login from there).
-    void clear(const std::string &username, const std::string &address);
+    // Forgets the failures of username and of account from address (after a successful login
+    // from there).
+    void clear(const std::string &username, const std::string &account,
+               const std::string &address);
 
   private:
     db::Connection &db_;

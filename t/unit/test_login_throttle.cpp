@@ -6,6 +6,7 @@
 
 #include <cppunit/extensions/HelperMacros.h>
 
+using cms::account_throttle_name;
 using cms::Config;
 using cms::login_captcha_asked;
 using cms::login_refused;
@@ -72,6 +73,7 @@ class LoginThrottleTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(ipv6_prefix_follows_the_configuration);
     CPPUNIT_TEST(ipv4_mapped_ipv6_is_its_ipv4_address);
     CPPUNIT_TEST(what_is_not_an_address_is_kept_as_it_is);
+    CPPUNIT_TEST(account_name_is_one_per_id_and_no_username);
     CPPUNIT_TEST_SUITE_END();
 
     void no_failures_is_let_through() { CPPUNIT_ASSERT(!refused(0, 0, 0)); }
@@ -181,6 +183,15 @@ class LoginThrottleTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT_EQUAL(std::string(""), counted(""));
         CPPUNIT_ASSERT_EQUAL(std::string("unix:"), counted("unix:"));
         CPPUNIT_ASSERT_EQUAL(std::string("fe80::1%eth0"), counted("fe80::1%eth0"));
+    }
+
+    // lin_user.username is varchar(24): a longer name is no user's, and fits the failure
+    // table's 100 characters for any id.
+    void account_name_is_one_per_id_and_no_username() {
+        CPPUNIT_ASSERT_EQUAL(std::string("(the account of user id 1)"), account_throttle_name(1));
+        CPPUNIT_ASSERT(account_throttle_name(1) != account_throttle_name(11));
+        CPPUNIT_ASSERT(account_throttle_name(1).size() > 24);
+        CPPUNIT_ASSERT(account_throttle_name(INT64_MAX).size() <= 100);
     }
 };
 
