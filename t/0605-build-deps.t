@@ -12,10 +12,12 @@ command -v git >/dev/null 2>&1 || skip_all "git is not installed: the test copie
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # A fresh clone of this checkout's tracked files in directory $1 (so that uncommitted changes are
-# what is tested): no configure, no config.mk, no objects, no doc/node_modules.
+# what is tested): no configure, no config.mk, no objects, no doc/node_modules. One tar reads the
+# whole list: xargs would split a long one into several archives, and the reader stops at the
+# end of the first.
 fresh_clone () {
 	mkdir "$1" &&
-	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 tar -cf - --) | tar -C "$1" -xf - &&
+	git -C "$TOP" ls-files -z | tar -C "$TOP" --null -T - -cf - | tar -C "$1" -xf - &&
 	test -f "$1/configure.ac" && ! test -e "$1/configure" && ! test -e "$1/config.mk"
 }
 
