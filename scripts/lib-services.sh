@@ -248,11 +248,12 @@ svc_db_stop () {
 # Loads the schema and the seed of source tree $3 into the empty database $2 over socket $1 the
 # way a fresh install does, with `cms-fcgi --setup-db` of binary $4 ($3/src/cms-fcgi by default):
 # every file of sql/migrations/ in order, then sql/seed.sql, then the content declaration
-# conf/content.json. Root gets a generated password, which svc_db_set_root_password replaces.
+# $CMS_CONTENT_FILE, or conf/content.json. Root gets a generated password, which
+# svc_db_set_root_password replaces.
 svc_db_load () {
 	local out
 	out=$(CMS_DB_SOCKET=$1 CMS_DB_USER=$svc_db_admin CMS_DB_PASSWORD= CMS_DB_NAME=$2 \
-		CMS_SQL_DIR=$3/sql CMS_CONTENT_FILE=$3/conf/content.json "${4:-$3/src/cms-fcgi}" \
+		CMS_SQL_DIR=$3/sql CMS_CONTENT_FILE=${CMS_CONTENT_FILE:-$3/conf/content.json} "${4:-$3/src/cms-fcgi}" \
 		-c /dev/null --setup-db </dev/null 2>&1) ||
 		{ printf '%s\n' "$out" >&2; echo "loading $3/sql into $2 failed" >&2; return 1; }
 }

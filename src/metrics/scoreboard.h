@@ -21,9 +21,11 @@ struct Config;
 enum class ThreadState : uint8_t { idle, reading, handler, database, writing };
 const char *thread_state_name(ThreadState state);
 
-// The label sets, all bounded: route templates (the route table's patterns and "unmatched"),
-// methods, statuses, and the histogram's upper bounds in seconds.
-constexpr size_t k_max_templates = 64;
+// The label sets, all bounded: route templates (the route table's patterns, four a declared
+// collection's, and "unmatched", which the patterns past the cap count under), methods, statuses,
+// and the histogram's upper bounds in seconds. The slots are shared memory that is resident only
+// where a label was counted.
+constexpr size_t k_max_templates = 256;
 constexpr const char *k_methods[] = {"GET",    "HEAD",    "POST",  "PUT",
                                      "DELETE", "OPTIONS", "PATCH", "other"};
 constexpr size_t k_method_count = sizeof k_methods / sizeof k_methods[0];

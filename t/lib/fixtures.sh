@@ -103,19 +103,20 @@ apply_content () {
 	return 1
 }
 
-# USR2 to the pool of start_app, then waits (at most 15 s) until its master logged "supervising"
-# again and none of its workers is one of before: they read the applied content declaration anew.
-# With use_served_openapi, the validator is then given the new GET /openapi.json.
+# USR2 to the pool of start_app (or the master PID), then waits (at most 15 s) until the master
+# logged "supervising" again and none of its workers is one of before: they read the applied
+# content declaration anew. With use_served_openapi, the validator is then given the new
+# GET /openapi.json.
 reload_app () {
-	local starts old
-	starts=$(grep -c "\[$POOL_PID\] info: supervising" "$TRASH/app.log") &&
-	old=$(svc_children "$POOL_PID" | tr '\n' ' ') &&
-	kill -USR2 "$POOL_PID" || return 1
+	local pid=${1:-$POOL_PID} starts old
+	starts=$(grep -c "\[$pid\] info: supervising" "$TRASH/app.log") &&
+	old=$(svc_children "$pid" | tr '\n' ' ') &&
+	kill -USR2 "$pid" || return 1
 	_reloaded () {
 		local w
-		test "$(grep -c "\[$POOL_PID\] info: supervising" "$TRASH/app.log")" -gt "$starts" || return 1
-		test -n "$(svc_children "$POOL_PID")" || return 1
-		for w in $(svc_children "$POOL_PID"); do
+		test "$(grep -c "\[$pid\] info: supervising" "$TRASH/app.log")" -gt "$starts" || return 1
+		test -n "$(svc_children "$pid")" || return 1
+		for w in $(svc_children "$pid"); do
 			case " $old" in *" $w "*) return 1 ;; esac
 		done
 		svc_wait_http_200 "http://127.0.0.1:$HTTP_PORT/healthz" 10 2>/dev/null
