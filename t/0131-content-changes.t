@@ -115,11 +115,27 @@ test_expect_success 'a tightened max that rows break is refused with the count a
 		WHERE table_schema = DATABASE() AND table_name = \"content_article\" AND column_name = \"title\"" 80
 '
 
-test_expect_success 'a tightened max that no row breaks is applied: the column shrinks' '
+test_expect_success 'a tightened max that no row breaks is applied by the engine; the column is not narrowed' '
 	sed "s/\"max\": 80/\"max\": 40/" "$TRASH/v4.json" >shorter.json &&
 	apply_content shorter.json &&
+	! grep -q MODIFY apply.out &&
+	reload_app &&
 	expect_db "SELECT CHARACTER_MAXIMUM_LENGTH FROM information_schema.columns
-		WHERE table_schema = DATABASE() AND table_name = \"content_article\" AND column_name = \"title\"" 40
+		WHERE table_schema = DATABASE() AND table_name = \"content_article\" AND column_name = \"title\"" 80 &&
+	as root &&
+	http PUT /v1/post/1 "{\"headline\":\"$(printf "%041d" 0)\"}" &&
+	expect_status 400 &&
+	expect_json_true ".message | has(\"headline\")"
+'
+
+test_expect_success 'a max made larger again widens the column only past what it holds' '
+	sed "s/\"max\": 80/\"max\": 120/" "$TRASH/v4.json" >longer.json &&
+	apply_content longer.json &&
+	grep -q "widen field title of collection article to 120" apply.out &&
+	expect_db "SELECT CHARACTER_MAXIMUM_LENGTH FROM information_schema.columns
+		WHERE table_schema = DATABASE() AND table_name = \"content_article\" AND column_name = \"title\"" 120 &&
+	apply_content shorter.json &&
+	! grep -q "widen" apply.out
 '
 
 test_expect_success 'required added while a row has no value is refused, naming it' '
@@ -144,6 +160,21 @@ test_expect_success 'an apply cut short after its DDL is finished by the next on
 	apply_content note.json &&
 	grep -q "content declaration applied" apply.out &&
 	applied | grep -q "\"note\""
+'
+
+test_expect_success 'one cut short with its target pending is finished before another file is planned' '
+	applied | jq -c ".collections[0].fields += [{id: \"memo\", name: \"memo\", type: \"string\", max: 30}]" >pending.json &&
+	db_exec "ALTER TABLE content_article ADD COLUMN memo varchar(30) DEFAULT NULL" &&
+	db_exec "INSERT INTO cms_content (id, declaration) VALUES (2, $(sed "s/\\\\/\\\\\\\\/g; s/\"/\\\\\"/g; s/^/\"/; s/$/\"/" pending.json))" &&
+	sed "s/\"type\": \"text\"}/\"type\": \"text\"}, {\"id\": \"memo\", \"name\": \"memo\", \"type\": \"integer\"}/" \
+		note.json >memo-integer.json &&
+	! apply_content memo-integer.json 2>err &&
+	grep -q "finishing the apply that was cut short" apply.out &&
+	grep -q "field memo: cannot change from string to integer" apply.out &&
+	expect_db "SELECT COUNT(*) FROM cms_content WHERE id = 2" 0 &&
+	applied | jq -e ".collections[0].fields[] | select(.id == \"memo\") | .type == \"string\"" &&
+	apply_content note.json &&
+	grep -q "field memo: retired" apply.out
 '
 
 test_expect_success 'two applies at once: both end, the column is made once, one declaration is stored' '

@@ -146,4 +146,48 @@ test_expect_success '--check-content with a configuration: the plan, and nothing
 		AND table_name = \"content_post\"" 0
 '
 
+test_expect_success '--check-content refuses a collection named book or labelled 图书: the service'"'"'s own' '
+	jq ".collections[0].name = \"book\" | .collections[1].label = \"图书\"" example.json >ours.json &&
+	! "$APP_BIN" --check-content ours.json >check.out 2>&1 &&
+	grep -q "^/collections/0/name: is a resource of the service" check.out &&
+	grep -q "^/collections/1/label: is the permission module of the service" check.out
+'
+
+test_expect_success 'setup: a guestbook anyone may write to, its writers'"'"' own rows theirs to change' '
+	jq ".collections += [{id: \"guestbook\", name: \"guestbook\", label: \"留言\",
+		fields: [{id: \"text\", name: \"text\", type: \"text\", required: true}],
+		access: {list: \"everyone\", view: \"everyone\", create: \"everyone\",
+			update: {level: \"login\", own: true}, delete: \"admin\", restore: \"admin\"}}]" \
+		"$TOP/t/fixtures/content/blog.json" >guestbook.json &&
+	apply_content guestbook.json &&
+	reload_app
+'
+
+test_expect_success 'an everyone create: anonymous is 201 with no owner and no log row; with a token, the caller owns it' '
+	TOKEN= http POST /v1/guestbook "{\"text\":\"hello\"}" &&
+	expect_status 201 &&
+	as alice &&
+	http POST /v1/guestbook "{\"text\":\"alice was here\"}" &&
+	expect_status 201 &&
+	expect_db "SELECT COALESCE(create_user_id, 0) FROM content_guestbook ORDER BY id" "$(printf "0\n2")" &&
+	expect_db "SELECT COUNT(*) FROM lin_log WHERE message LIKE \"%新建了留言\"" 1
+'
+
+test_expect_success 'an everyone write with a bad token is 401, not anonymous' '
+	TOKEN=not.a.token http POST /v1/guestbook "{\"text\":\"forged\"}" &&
+	expect_status 401 &&
+	expect_db "SELECT COUNT(*) FROM content_guestbook WHERE text = \"forged\"" 0
+'
+
+test_expect_success 'own rows of an everyone collection: alice changes hers, bob may not' '
+	as alice &&
+	http PUT /v1/guestbook/2 "{\"text\":\"edited\"}" &&
+	expect_status 200 &&
+	as bob &&
+	http PUT /v1/guestbook/2 "{\"text\":\"bob\"}" &&
+	expect_status 403 &&
+	http PUT /v1/guestbook/1 "{\"text\":\"bob\"}" &&
+	expect_status 403
+'
+
 test_done

@@ -22,6 +22,7 @@
 #include "cli/setup_db.h"
 #include "content/apply.h"
 #include "content/catalog.h"
+#include "http/router.h"
 #include "db/db.h"
 #include "db/schema.h"
 #include "metrics/status_page.h"
@@ -94,7 +95,7 @@ int cmd_backup_or_restore(const Config &config, const std::string &dir,
 }
 
 int cmd_check_content(const Config &config, const std::string &path, bool with_database) {
-    content::Limits limits = content::limits_of(config);
+    content::Limits limits = content::limits_of(config, route_table());
     content::Declaration declared = content::check_file(path, limits);
     std::printf("content declaration '%s' is ok: %zu collection(s)\n", path.c_str(),
                 declared.collections.size());

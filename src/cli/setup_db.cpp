@@ -19,6 +19,7 @@
 #include "base/config.h"
 #include "content/apply.h"
 #include "content/catalog.h"
+#include "http/router.h"
 #include "db/account_store.h"
 #include "db/db.h"
 #include "db/schema.h"
@@ -180,7 +181,7 @@ void setup_database(const Config &config, std::istream &in, bool in_is_terminal,
     db::Connection conn(config);
     // The declaration is checked before anything is written: a broken one leaves an empty
     // database empty.
-    content::Limits limits = content::limits_of(config);
+    content::Limits limits = content::limits_of(config, route_table());
     std::optional<content::Declaration> declared;
     if (apply_content && access(config.content_file.c_str(), F_OK) == 0)
         declared = content::check_file(config.content_file, limits);

@@ -12,6 +12,7 @@
 #include "content/declaration_store.h"
 #include "content/plan.h"
 #include "db/db.h"
+#include "db/permission_store.h"
 
 namespace cms::content {
 
@@ -31,7 +32,8 @@ class ApplyLock {
                                      " s): run "
                                      "this one again when it is done");
     }
-    ~ApplyLock() { store_.unlock(); }
+    // A lost connection took the lock with it.
+    ~ApplyLock() { store_.unlock_if_connected(); }
     ApplyLock(const ApplyLock &) = delete;
     ApplyLock &operator=(const ApplyLock &) = delete;
 
@@ -66,10 +68,13 @@ Declaration check_file(const std::string &path, const Limits &limits) {
     return declared;
 }
 
-void apply(db::Connection &db, const Declaration &declared, const Limits &limits, bool dry_run,
-           std::FILE *out) {
-    DeclarationStore store(db);
-    ApplyLock lock(store);
+namespace {
+
+// One apply under the lock: the plan from what is applied to declared, its checks, its DDL
+// (journaled: the target is kept as pending before the first statement), the permissions, then
+// the target as the applied declaration.
+void carry_out(db::Connection &db, DeclarationStore &store, const Declaration &declared,
+               const Limits &limits, bool dry_run, std::FILE *out) {
     Declaration applied = load_applied(db, limits);
     Plan p = plan(applied, declared);
     if (!p.refusals.empty())
@@ -97,7 +102,11 @@ void apply(db::Connection &db, const Declaration &declared, const Limits &limits
         throw std::runtime_error("the merged content declaration breaks its rules (retired "
                                  "items count too); nothing was changed:\n" +
                                  describe(problems));
+    if (!dry_run && !p.steps.empty())
+        store.store_pending(text);
     for (const Step &step : p.steps) {
+        if (step.chars > 0 && store.column_chars(step.table, step.column) >= step.chars)
+            continue; // wide enough already: a max made smaller never narrowed it
         std::fprintf(out, "%s %s\n", dry_run ? "would" : "content:", step.what.c_str());
         if (dry_run)
             std::fprintf(out, "  %s;\n", step.sql.c_str());
@@ -110,17 +119,47 @@ void apply(db::Connection &db, const Declaration &declared, const Limits &limits
         std::fprintf(out, "plan: %zu step(s); nothing was changed\n", p.steps.size());
         return;
     }
+    // The collections' permissions are the apply's to mount and unmount (a worker leaves their
+    // modules alone): after the DDL, before the declaration, so that a retried apply does both.
+    PermissionStore(db).register_modules(live_permissions(p.merged), labels(p.merged));
     // Nothing applied yet is the empty declaration: applying that one says nothing either.
     std::optional<std::string> before = store.applied();
     bool unchanged = before ? *before == text : p.merged.collections.empty();
     if (unchanged && p.steps.empty())
         return;
-    store.store(text);
+    store.store(text); // and the pending one is done
+
     std::fprintf(
         out, "content declaration applied: %zu collection(s) served, %zu step(s) run\n",
         static_cast<size_t>(std::count_if(p.merged.collections.begin(), p.merged.collections.end(),
                                           [](const Collection &c) { return !c.retired; })),
         p.steps.size());
+}
+
+} // namespace
+
+void apply(db::Connection &db, const Declaration &declared, const Limits &limits, bool dry_run,
+           std::FILE *out) {
+    DeclarationStore store(db);
+    ApplyLock lock(store);
+    // An apply cut short (killed, or a statement refused) left its target pending: finished
+    // first, so that the file is planned against a schema that is what the declaration says.
+    if (std::optional<std::string> pending = store.pending()) {
+        std::vector<Problem> problems;
+        std::optional<Json::Value> document = parse(*pending, problems);
+        Declaration target;
+        if (document)
+            target = read(*document, limits, true, problems);
+        if (!problems.empty())
+            throw std::runtime_error("the content declaration an earlier apply left pending "
+                                     "breaks its rules:\n" +
+                                     describe(problems));
+        std::fprintf(out, "%s the apply that was cut short\n",
+                     dry_run ? "would first finish" : "content: finishing");
+        if (!dry_run)
+            carry_out(db, store, target, limits, false, out);
+    }
+    carry_out(db, store, declared, limits, dry_run, out);
 }
 
 } // namespace cms::content

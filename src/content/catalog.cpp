@@ -2,6 +2,9 @@
 // route table's, with texts this catalog owns and the collection in Route::data.
 #include "content/catalog.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "base/config.h"
 #include "base/json.h"
 #include "content/content_handlers.h"
@@ -28,7 +31,9 @@ Catalog::Catalog(Declaration declaration) : declaration_(std::move(declaration))
             const Rule &rule = c.rule(op);
             switch (rule.level) {
             case Rule::Level::everyone:
-                return Access::everyone;
+                // A write names its creator when a token comes with it (own rows, the log).
+                return op == Operation::list || op == Operation::view ? Access::everyone
+                                                                      : Access::anyone_named;
             case Rule::Level::login:
                 return Access::login;
             case Rule::Level::admin:
@@ -80,11 +85,57 @@ const char *Catalog::keep(std::string text) {
     return texts_.emplace_back(std::move(text)).c_str();
 }
 
-Limits limits_of(const Config &config) {
+Limits limits_of(const Config &config, const std::vector<Route> &fixed) {
     Limits limits;
     limits.max_collections = config.content_max_collections;
     limits.max_fields = config.content_max_fields;
+    auto add = [](std::vector<std::string> &list, std::string item) {
+        if (std::find(list.begin(), list.end(), item) == list.end())
+            list.push_back(std::move(item));
+    };
+    for (const Route &route : fixed) {
+        std::string pattern = route.pattern;
+        if (pattern.rfind("/v1/", 0) == 0)
+            add(limits.fixed_names, pattern.substr(4, pattern.find('/', 4) - 4));
+        if (route.permission.module != nullptr)
+            add(limits.fixed_modules, route.permission.module);
+    }
     return limits;
+}
+
+std::vector<std::string> labels(const Declaration &declaration) {
+    std::vector<std::string> out;
+    for (const Collection &c : declaration.collections)
+        if (std::find(out.begin(), out.end(), c.label) == out.end())
+            out.push_back(c.label);
+    return out;
+}
+
+std::vector<Permission> live_permissions(const Declaration &declaration) {
+    std::vector<Permission> out;
+    for (const Collection &c : declaration.collections)
+        for (int op = 0; op < k_operations && !c.retired; ++op) {
+            const Rule &rule = c.access[op];
+            if (rule.level != Rule::Level::permission)
+                continue;
+            bool known = std::any_of(out.begin(), out.end(), [&](const Permission &p) {
+                return c.label == p.module && rule.permission == p.name;
+            });
+            if (!known)
+                out.push_back(Permission{c.label.c_str(), rule.permission.c_str()});
+        }
+    return out;
+}
+
+std::vector<std::string> applied_labels(db::Connection &db) {
+    std::optional<std::string> text = DeclarationStore(db).applied();
+    std::vector<Problem> problems;
+    std::optional<Json::Value> document = text ? parse(*text, problems) : std::nullopt;
+    if (!document)
+        return {};
+    Limits any;
+    any.max_collections = any.max_fields = std::numeric_limits<int64_t>::max();
+    return labels(read(*document, any, true, problems));
 }
 
 Declaration load_applied(db::Connection &db, const Limits &limits) {
@@ -93,9 +144,12 @@ Declaration load_applied(db::Connection &db, const Limits &limits) {
         return Declaration{};
     std::vector<Problem> problems;
     std::optional<Json::Value> document = parse(*text, problems);
+    // What was applied is served whatever the limits are now: they bound what an apply adds.
+    Limits serving = limits;
+    serving.max_collections = serving.max_fields = std::numeric_limits<int64_t>::max();
     Declaration declaration;
     if (document)
-        declaration = read(*document, limits, true, problems);
+        declaration = read(*document, serving, true, problems);
     if (!problems.empty())
         throw db::WrongSchema("the content declaration applied in the database is not one this "
                               "cms-fcgi can serve (apply one it checks with --setup-db, or run "

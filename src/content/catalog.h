@@ -49,12 +49,26 @@ class Catalog {
     std::string openapi_;
 };
 
-// The limits of config's content_max_* keys.
-Limits limits_of(const Config &config);
+// The limits of config's content_max_* keys, and the names and permission modules that the
+// fixed routes (api/routes.cpp's table) hold.
+Limits limits_of(const Config &config, const std::vector<Route> &fixed);
 
-// The applied declaration of the database, read and checked by this binary's rules: an empty
-// one when none was applied. Throws db::WrongSchema, naming the rule broken, when this binary
-// cannot serve it (a type it does not know, say): the pool refuses to start, as for a schema.
+// The labels of every collection of declaration, retired ones included: the permission modules
+// that --setup-db's apply mounts and unmounts, and a worker's registration leaves alone.
+std::vector<std::string> labels(const Declaration &declaration);
+
+// The permissions the access rules of the live collections name, as (label, name); they point
+// into declaration.
+std::vector<Permission> live_permissions(const Declaration &declaration);
+
+// labels() of the declaration applied in the database now (none when none was applied), read
+// without the checks of load_applied: a worker started before the apply learns of new modules.
+std::vector<std::string> applied_labels(db::Connection &db);
+
+// The applied declaration of the database, read and checked by this binary's rules (limits'
+// fixed names and modules, not its counts): an empty one when none was applied. Throws
+// db::WrongSchema, naming the rule broken, when this binary cannot serve it (a type it does not
+// know, say): the pool refuses to start, as for a schema.
 Declaration load_applied(db::Connection &db, const Limits &limits);
 
 } // namespace cms::content

@@ -3,6 +3,8 @@
 // collection has a few shapes, a list one per combination of conditions and sort keys used.
 #include "content/collection_store.h"
 
+#include <algorithm>
+
 #include <mysqld_error.h>
 
 #include "db/db.h"
@@ -100,11 +102,33 @@ std::string mark(const Field *field) {
            std::to_string(field->scale) + "))";
 }
 
+// The conditions in one order, and each in list padded to a power of two by repeating its last
+// value: the statements of a collection's lists are few shapes, whatever order and lengths the
+// clients send, so that they stay in the connection's cache (db::Connection::shaped).
+std::vector<Condition> canonical(std::vector<Condition> conditions) {
+    std::stable_sort(conditions.begin(), conditions.end(),
+                     [](const Condition &a, const Condition &b) {
+                         std::string ka = a.field == nullptr ? "" : a.field->id;
+                         std::string kb = b.field == nullptr ? "" : b.field->id;
+                         return ka != kb ? ka < kb : a.op < b.op;
+                     });
+    for (Condition &c : conditions) {
+        size_t size = 1;
+        while (size < c.values.size())
+            size *= 2;
+        while (c.op == Op::in && c.values.size() < size)
+            c.values.push_back(c.values.back());
+    }
+    return conditions;
+}
+
 // The WHERE of a list (after the live condition) and its parameters, in order.
 std::string where(const Query &query, std::optional<int64_t> owner, const Collection &c,
-                  std::vector<db::Param> &params, std::string &pattern) {
+                  std::vector<db::Param> &params, std::string &pattern,
+                  std::vector<Condition> &conditions) {
     std::string sql;
-    for (const Condition &cond : query.conditions) {
+    conditions = canonical(query.conditions);
+    for (const Condition &cond : conditions) {
         std::string column = cond.field == nullptr ? "t.id" : "t." + quoted(cond.field->id);
         sql += " AND " + column + operator_sql(cond.op);
         if (cond.op == Op::in) {
@@ -122,7 +146,7 @@ std::string where(const Query &query, std::optional<int64_t> owner, const Collec
         pattern = db::like_literal(query.q);
         std::string any;
         for (const Field &f : c.fields)
-            if (f.search && !f.retired) {
+            if (f.search && !f.retired && !f.hidden) {
                 any += (any.empty() ? "" : " OR ") + std::string("t.") + quoted(f.id) +
                        " LIKE CONCAT('%', ?, '%') ESCAPE '\\\\'";
                 params.emplace_back(std::string_view(pattern));
@@ -136,10 +160,12 @@ std::string where(const Query &query, std::optional<int64_t> owner, const Collec
     return sql;
 }
 
-// The field whose unique key a duplicate-key error names ("... for key 'u_title'").
+// The field whose unique key a duplicate-key error names ("Duplicate entry 'v' for key 'u_title'"):
+// the last mention, since the value (a client's) comes first. Empty when the server's messages are
+// in another language.
 std::string taken_field(const std::string &error) {
     static const std::string k_marker = "for key '";
-    size_t at = error.find(k_marker);
+    size_t at = error.rfind(k_marker);
     if (at == std::string::npos)
         return "";
     size_t start = at + k_marker.size();
@@ -170,8 +196,9 @@ std::vector<Row> CollectionStore::list(const Query &query, std::optional<int64_t
                                        int64_t page, int64_t count, int64_t &total) {
     std::vector<db::Param> params;
     std::string pattern;
-    std::string condition =
-        " WHERE " + live_condition(rows) + where(query, owner, collection_, params, pattern);
+    std::vector<Condition> conditions; // what params point into
+    std::string condition = " WHERE " + live_condition(rows) +
+                            where(query, owner, collection_, params, pattern, conditions);
     total = db_.shaped("SELECT COUNT(*) FROM " + quoted(collection_.table()) + " t" + condition)
                 .execute(params)
                 .scalar();
@@ -210,7 +237,7 @@ std::optional<int64_t> CollectionStore::insert(const Assignments &values,
     }
 }
 
-bool CollectionStore::update(int64_t id, const Assignments &values, std::string &taken) {
+Written CollectionStore::update(int64_t id, const Assignments &values, std::string &taken) {
     std::string sql =
         "UPDATE " + quoted(collection_.table()) + " SET update_time = UTC_TIMESTAMP(3)";
     std::vector<db::Param> params;
@@ -222,12 +249,13 @@ bool CollectionStore::update(int64_t id, const Assignments &values, std::string 
     params.emplace_back(id);
     try {
         // The connection sets CLIENT_FOUND_ROWS: an update that changes nothing still counts 1.
-        return db_.shaped(sql).execute(params).affected_rows() == 1;
+        return db_.shaped(sql).execute(params).affected_rows() == 1 ? Written::done
+                                                                    : Written::missing;
     } catch (const db::DbError &e) {
         if (e.errnum != ER_DUP_ENTRY)
             throw;
         taken = taken_field(e.what());
-        return true;
+        return Written::taken;
     }
 }
 
@@ -238,18 +266,20 @@ bool CollectionStore::remove(int64_t id) {
                .affected_rows() == 1;
 }
 
-bool CollectionStore::restore(int64_t id, std::string &taken) {
+Written CollectionStore::restore(int64_t id, std::string &taken) {
     try {
         return db_.shaped("UPDATE " + quoted(collection_.table()) +
                           " SET delete_time = NULL, update_time = UTC_TIMESTAMP(3) "
                           "WHERE id = ? AND delete_time IS NOT NULL")
-                   .execute({id})
-                   .affected_rows() == 1;
+                           .execute({id})
+                           .affected_rows() == 1
+                   ? Written::done
+                   : Written::missing;
     } catch (const db::DbError &e) {
         if (e.errnum != ER_DUP_ENTRY)
             throw;
         taken = taken_field(e.what());
-        return true;
+        return Written::taken;
     }
 }
 

@@ -46,6 +46,10 @@ enum class Rows { live, deleted };
 // Values to write: a live field and its value, in any order, each field once.
 using Assignments = std::vector<std::pair<const Field *, Value>>;
 
+// What a write to one row did: it was done, no row had the id, or a unique value is taken (by
+// another live row; nothing was written).
+enum class Written { done, missing, taken };
+
 class CollectionStore {
   public:
     CollectionStore(db::Connection &db, const Collection &collection)
@@ -56,15 +60,16 @@ class CollectionStore {
     // of them.
     std::vector<Row> list(const Query &query, std::optional<int64_t> owner, Rows rows, int64_t page,
                           int64_t count, int64_t &total);
-    // The new row's id; nullopt, with the field whose unique value is taken, when one is.
+    // The new row's id; nullopt when a unique value is taken, with taken the id of its field
+    // when the server's message names its key (else empty).
     std::optional<int64_t> insert(const Assignments &values, std::optional<int64_t> owner,
                                   std::string &taken);
-    // false when no live row has the id; taken as for insert (the row is unchanged then).
-    bool update(int64_t id, const Assignments &values, std::string &taken);
+    // The live row of the id changed; taken as for insert.
+    Written update(int64_t id, const Assignments &values, std::string &taken);
     // Soft delete; false when no live row has the id.
     bool remove(int64_t id);
-    // Brings a deleted row back; false when no deleted row has the id; taken as for insert.
-    bool restore(int64_t id, std::string &taken);
+    // The deleted row of the id live again; taken as for insert.
+    Written restore(int64_t id, std::string &taken);
 
     // Whether a live row of the relation's target has the id: a row of the collection
     // target (nullptr: a user).

@@ -8,6 +8,7 @@
 #include "content/catalog.h"
 #include "content/collection_store.h"
 #include "content/query.h"
+#include "db/db.h"
 #include "db/permission_store.h"
 #include "http/context.h"
 #include "http/handler_util.h"
@@ -294,9 +295,10 @@ Response handle_content_update(const Request &req, Ctx &ctx) {
     Row row = writable_row(Operation::update, Rows::live, req, ctx);
     Assignments fields = values(c, false, req, ctx);
     std::string taken;
-    if (!CollectionStore(ctx.db, c).update(row.id, fields, taken))
+    content::Written written = CollectionStore(ctx.db, c).update(row.id, fields, taken);
+    if (written == content::Written::missing)
         throw not_found(c);
-    if (!taken.empty())
+    if (written == content::Written::taken)
         throw taken_error(c, taken);
     return done(200, Code::content_updated, c, req, ctx);
 }
@@ -313,9 +315,10 @@ Response handle_content_restore(const Request &req, Ctx &ctx) {
     const Collection &c = *mount(ctx).collection;
     Row row = writable_row(Operation::restore, Rows::deleted, req, ctx);
     std::string taken;
-    if (!CollectionStore(ctx.db, c).restore(row.id, taken))
+    content::Written written = CollectionStore(ctx.db, c).restore(row.id, taken);
+    if (written == content::Written::missing)
         throw not_found(c);
-    if (!taken.empty())
+    if (written == content::Written::taken)
         throw taken_error(c, taken);
     return done(200, Code::content_restored, c, req, ctx);
 }
@@ -325,8 +328,10 @@ Response handle_content_openapi(const Request &, Ctx &ctx) {
                                static_cast<const content::Catalog *>(ctx.route->data)->openapi());
 }
 
-Response handle_content_unknown(const Request &, Ctx &) {
-    throw ApiError(503, Code::db_unavailable);
+Response handle_content_unknown(const Request &, Ctx &ctx) {
+    // Connecting reads the applied declaration: the thread serves it from its next request on.
+    ctx.db.ensure_connected();
+    throw ApiError(503, Code::db_unavailable).header("Retry-After", "1");
 }
 
 } // namespace cms

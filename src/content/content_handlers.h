@@ -27,8 +27,9 @@ Response handle_content_restore(const Request &req, Ctx &ctx);
 // GET /openapi.json: the collections' OpenAPI document (Route::data, a content::Catalog).
 Response handle_content_openapi(const Request &req, Ctx &ctx);
 
-// A path of a collection while the applied declaration could not be read yet (the database was
-// down when the pool started): 503/10302, as every route that needs the database answers then.
+// A path of a collection (or GET /openapi.json) while the applied declaration could not be read
+// yet (the database was down when the pool started): 503/10302, as every route that needs the
+// database answers then; it connects, so that the next request has the collections.
 Response handle_content_unknown(const Request &req, Ctx &ctx);
 
 } // namespace cms

@@ -19,7 +19,8 @@ constexpr size_t k_max_identifier = 48; // content_<id> and the index names stay
 constexpr size_t k_max_label = 50;      // lin_permission.module
 constexpr size_t k_max_permission = 60; // lin_permission.name
 constexpr int64_t k_max_string = 16383; // varchar of utf8mb4
-constexpr int64_t k_max_indexed = 768;  // 3072 bytes of an InnoDB index key, 4 bytes a character
+// 3072 bytes of an InnoDB index key, 4 bytes a character, and a unique key's live flag.
+constexpr int64_t k_max_indexed = 767;
 constexpr int64_t k_max_text = 4194303; // mediumtext of utf8mb4
 constexpr int64_t k_default_string = 255;
 constexpr int64_t k_default_text = 65535;
@@ -581,9 +582,15 @@ Field Reader::field(const Json::Value &f, const std::string &pointer) {
                  std::string("is not for a field of type ") + type_name(out.type));
     if (out.search && !row.searchable)
         fail(pointer + "/search", std::string("is not for a field of type ") + type_name(out.type));
+    // A hidden value that a query could test would be read one guess at a time.
+    for (const char *option : {"filter", "sort", "search"})
+        if (out.hidden && flag(f, pointer, option))
+            fail(pointer + "/" + option, "is not for a hidden field");
+    if (out.required && f.isMember("nullable") && flag(f, pointer, "nullable", true))
+        fail(pointer + "/nullable", "true contradicts required");
     bounds(out, f, pointer);
     if ((out.unique || out.filter || out.sort) && out.max_length && *out.max_length > k_max_indexed)
-        fail(pointer + "/max", "must be at most 768 for a unique, filter or sort field (an "
+        fail(pointer + "/max", "must be at most 767 for a unique, filter or sort field (an "
                                "index key of utf8mb4 holds 3072 bytes)");
     if (out.type == Type::enumeration) {
         const Json::Value &values = f["values"];
@@ -723,6 +730,14 @@ void Reader::cross_check(Declaration &decl) {
             fail(pointer + "/id", "is the id of an earlier collection");
         if (!c.retired && !c.name.empty() && !names.insert(c.name).second)
             fail(pointer + "/name", "is the name of an earlier collection");
+        auto fixed = [](const std::vector<std::string> &list, const std::string &item) {
+            return std::find(list.begin(), list.end(), item) != list.end();
+        };
+        if (!c.retired && fixed(limits_.fixed_names, c.name))
+            fail(pointer + "/name",
+                 "is a resource of the service's own routes (/v1/" + c.name + ")");
+        if (fixed(limits_.fixed_modules, c.label))
+            fail(pointer + "/label", "is the permission module of the service's own routes");
         std::set<std::string> field_ids, field_names;
         for (size_t j = 0; j < c.fields.size(); ++j) {
             const Field &f = c.fields[j];

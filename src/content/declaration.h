@@ -89,10 +89,14 @@ struct Declaration {
     const Collection *by_id(const std::string &id) const;
 };
 
-// The limits a declaration is checked against (configuration keys of the same names).
+// The limits a declaration is checked against (configuration keys of the same names), and what
+// the service's fixed routes hold already: the names under /v1/ (books) and the permission
+// modules (图书, 日志), which no collection may take.
 struct Limits {
     int64_t max_collections = 100;
     int64_t max_fields = 64;
+    std::vector<std::string> fixed_names;
+    std::vector<std::string> fixed_modules;
 };
 
 // One broken rule: where (a JSON pointer into the declaration) and what.

@@ -23,15 +23,22 @@ class DeclarationStore {
 
     // The applied declaration's JSON text; nullopt when none was ever applied.
     std::optional<std::string> applied();
-    // Makes text the applied declaration.
+    // Makes text the applied declaration; an apply pending is done with it.
     void store(const std::string &text);
+    // The target of an apply that began its DDL and did not store it (journaled before the
+    // first statement); nullopt when none.
+    std::optional<std::string> pending();
+    void store_pending(const std::string &text);
     // How many rows break check, and the ids of the first of them (at most 10).
     int64_t breaking(const Check &check, std::vector<int64_t> &first_ids);
     // Runs a step's DDL; throws db::DbError when the server refuses it.
     void run(const Step &step);
     // The named lock of an apply, waited for up to seconds; false when another session holds it.
     bool lock(int seconds);
-    void unlock();
+    // Releases it; never throws (a lost connection released it already).
+    void unlock_if_connected() noexcept;
+    // The characters a varchar column of table holds now; 0 when it has no such column.
+    int64_t column_chars(const std::string &table, const std::string &column);
 
   private:
     db::Connection &db_;

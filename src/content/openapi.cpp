@@ -267,6 +267,14 @@ Json::Value openapi(const Declaration &declaration) {
     for (const Collection &c : declaration.collections)
         if (!c.retired)
             collection_paths(c, paths, schemas);
+    Json::Value &self = paths["/openapi.json"]["get"];
+    self["operationId"] = "get_openapi";
+    self["summary"] = "this document";
+    self["x-access"] = "everyone";
+    self["responses"]["200"] = json_response("the OpenAPI 3.1 document", typed("object"));
+    for (const char *error : {"500", "503"})
+        self["responses"][error] =
+            json_response("the error envelope (doc/api.md)", schema_ref("content.envelope"));
     return doc;
 }
 

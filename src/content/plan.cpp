@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "content/value.h"
+
 namespace cms::content {
 
 namespace {
@@ -40,16 +42,8 @@ std::string column_type(const Field &f) {
     return "";
 }
 
-// A SQL literal of a checked default: numbers as their digits, text with ' and \ escaped.
-std::string literal(const Field &f) {
-    const Json::Value &d = *f.default_value;
-    if (d.isBool())
-        return d.asBool() ? "1" : "0";
-    if (f.type == Type::integer)
-        return std::to_string(d.asInt64());
-    std::string text = d.isString() ? d.asString() : d.toStyledString();
-    if (f.type == Type::decimal)
-        return text;
+// text as a SQL string literal, ' and \ escaped.
+std::string quoted_text(const std::string &text) {
     std::string out = "'";
     for (char c : text) {
         if (c == '\'' || c == '\\')
@@ -57,6 +51,16 @@ std::string literal(const Field &f) {
         out += c;
     }
     return out + "'";
+}
+
+// The SQL literal of a checked default, as it is stored: the value convert() makes of it (a
+// datetime in UTC, a decimal's canonical digits, a boolean 0 or 1), never a double's text.
+std::string literal(const Field &f) {
+    Value v;
+    convert(f, *f.default_value, {}, v);
+    if (v.kind == Value::Kind::integer)
+        return std::to_string(v.integer);
+    return v.kind == Value::Kind::text ? quoted_text(v.text) : "NULL";
 }
 
 bool plain_index(const Field &f) {
@@ -80,7 +84,10 @@ class Planner {
 
   private:
     void step(const std::string &what, const std::string &sql) {
-        plan_.steps.push_back({what, sql});
+        Step s;
+        s.what = what;
+        s.sql = sql;
+        plan_.steps.push_back(std::move(s));
     }
     // A check over every row of c, live or deleted (a restored row must pass too).
     void check(const Collection &c, const std::string &what, const std::string &condition) {
@@ -159,26 +166,31 @@ void Planner::change_field(const Collection &c, const Field &was, const Field &n
         check(c, at + "min " + *now.min_value, col + " < " + *now.min_value);
     if (now.max_value && now.max_value != was.max_value)
         check(c, at + "max " + *now.max_value, col + " > " + *now.max_value);
-    if (!now.nullable && was.nullable)
+    // Rows made while the field was retired hold NULL, whatever it said then.
+    if (!now.nullable && (was.nullable || was.retired))
         check(c, at + (now.required ? "required" : "nullable false"), col + " IS NULL");
     if (now.type == Type::enumeration &&
         std::any_of(was.values.begin(), was.values.end(), [&](const std::string &v) {
             return std::find(now.values.begin(), now.values.end(), v) == now.values.end();
         })) {
         std::string in;
-        for (const std::string &v : now.values) {
-            std::string escaped;
-            for (char ch : v) {
-                if (ch == '\'' || ch == '\\')
-                    escaped += '\\';
-                escaped += ch;
-            }
-            in += (in.empty() ? "'" : ", '") + escaped + "'";
-        }
-        check(c, at + "enum values removed", col + " NOT IN (" + in + ")");
+        for (const std::string &v : now.values)
+            in += (in.empty() ? "" : ", ") + quoted_text(v);
+        // Byte for byte, as the engine checks a value: the column's collation ignores case.
+        check(c, at + "enum values removed", "BINARY " + col + " NOT IN (" + in + ")");
     }
-    if (column_type(now) != column_type(was))
-        step("resize field " + now.id + " of collection " + c.id,
+    bool varchar = now.type == Type::string || now.type == Type::url;
+    if (varchar && now.max_length > was.max_length)
+        plan_.steps.push_back({"widen field " + now.id + " of collection " + c.id + " to " +
+                                   std::to_string(*now.max_length) +
+                                   " characters (may copy the table: a varchar's length bytes "
+                                   "can change)",
+                               alter(c) + "MODIFY COLUMN " + column_definition(now), c.table(),
+                               now.id, *now.max_length});
+    else if (now.type == Type::decimal && now.precision > was.precision)
+        step("widen field " + now.id + " of collection " + c.id + " to decimal(" +
+                 std::to_string(now.precision) + "," + std::to_string(now.scale) +
+                 ") (copies the table)",
              alter(c) + "MODIFY COLUMN " + column_definition(now));
     if (now.unique && !was.unique) {
         plan_.checks.push_back(

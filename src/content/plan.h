@@ -25,6 +25,11 @@ struct Check {
 struct Step {
     std::string what;
     std::string sql; // idempotent: IF NOT EXISTS, IF EXISTS, or a MODIFY to the same type
+    // A widened varchar: skipped when the column of table holds chars characters already. A max
+    // made smaller is never made physical (the engine enforces it), so that pools still serving
+    // the old declaration until their reload never meet a column too short for what they write.
+    std::string table, column;
+    int64_t chars = 0;
 };
 
 struct Plan {

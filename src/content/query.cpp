@@ -180,8 +180,9 @@ Query read_query(const Collection &collection,
             read_sort(collection, value, limits, query, problems);
         } else if (name == "q" && !searched) {
             searched = true;
-            bool searchable = std::any_of(collection.fields.begin(), collection.fields.end(),
-                                          [](const Field &f) { return f.search && !f.retired; });
+            bool searchable =
+                std::any_of(collection.fields.begin(), collection.fields.end(),
+                            [](const Field &f) { return f.search && !f.retired && !f.hidden; });
             std::optional<size_t> n = utf8::length(value);
             if (!searchable)
                 problems.push_back({name, QueryFault::not_allowed});

@@ -63,9 +63,16 @@ bool declares(const std::vector<Permission> &declared, const PermissionRow &row)
     });
 }
 
-// Whether the live rows say what declared says: each declared permission mounted, no other one.
+// Whether the row's module is one of modules.
+bool of(const std::vector<std::string> &modules, const PermissionRow &row) {
+    return std::find(modules.begin(), modules.end(), row.module) != modules.end();
+}
+
+// Whether the live rows say what declared says: each declared permission mounted, no other one
+// of the modules that mine says are the caller's.
+template <typename Mine>
 bool registry_matches(const std::vector<PermissionRow> &rows,
-                      const std::vector<Permission> &declared) {
+                      const std::vector<Permission> &declared, Mine mine) {
     for (const Permission &p : declared) {
         bool mounted = std::any_of(rows.begin(), rows.end(), [&](const PermissionRow &row) {
             return row.mount && row.module == p.module && row.name == p.name;
@@ -74,7 +81,7 @@ bool registry_matches(const std::vector<PermissionRow> &rows,
             return false;
     }
     return std::none_of(rows.begin(), rows.end(), [&](const PermissionRow &row) {
-        return row.mount && !declares(declared, row);
+        return row.mount && mine(row) && !declares(declared, row);
     });
 }
 
@@ -106,20 +113,31 @@ class RegistryLock {
 
 } // namespace
 
-void PermissionStore::register_declared(const std::vector<Permission> &declared) {
+template <typename Mine>
+void PermissionStore::register_where(const std::vector<Permission> &declared, Mine mine) {
     // Usually nothing changed since the last connect: one read, and no lock and no write (a CGI
     // request connects every time).
     if (registry_matches(read_permissions(db_.statement(k_sql_select_all_permissions).execute({})),
-                         declared))
+                         declared, mine))
         return;
     RegistryLock lock(db_);
     for (const Permission &p : declared)
         db_.statement(k_sql_insert_permission).execute({p.name, p.module});
     for (const PermissionRow &row : read_permissions(
              db_.statement(k_sql_select_all_permissions).execute({}))) {
-        if (row.mount && !declares(declared, row))
+        if (row.mount && mine(row) && !declares(declared, row))
             db_.statement(k_sql_unmount_permission).execute({row.id});
     }
+}
+
+void PermissionStore::register_declared(const std::vector<Permission> &declared,
+                                        const std::vector<std::string> &elsewhere) {
+    register_where(declared, [&](const PermissionRow &row) { return !of(elsewhere, row); });
+}
+
+void PermissionStore::register_modules(const std::vector<Permission> &declared,
+                                       const std::vector<std::string> &only) {
+    register_where(declared, [&](const PermissionRow &row) { return of(only, row); });
 }
 
 std::vector<PermissionRow> PermissionStore::mounted() {

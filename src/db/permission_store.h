@@ -30,8 +30,15 @@ class PermissionStore {
     explicit PermissionStore(db::Connection &db) : db_(db) {}
 
     // Makes the mounted rows exactly the declared permissions: missing ones are inserted,
-    // others unmounted (never deleted). Serialised across workers by a named lock.
-    void register_declared(const std::vector<Permission> &declared);
+    // others unmounted (never deleted), but for those of the modules in elsewhere, which another
+    // party mounts and unmounts (the collections' labels: --setup-db's apply). Serialised across
+    // workers by a named lock.
+    void register_declared(const std::vector<Permission> &declared,
+                           const std::vector<std::string> &elsewhere = {});
+    // The same for the modules of only: declared mounted, the others of those modules unmounted,
+    // nothing of another module touched.
+    void register_modules(const std::vector<Permission> &declared,
+                          const std::vector<std::string> &only);
     // Mounted permissions, by module then id.
     std::vector<PermissionRow> mounted();
     // The ids among ids that are live, mounted permissions.
@@ -48,6 +55,10 @@ class PermissionStore {
     void revoke(int64_t group_id, const std::vector<int64_t> &ids);
 
   private:
+    // Mounts declared and unmounts the other rows for which mine(row) holds.
+    template <typename Mine>
+    void register_where(const std::vector<Permission> &declared, Mine mine);
+
     db::Connection &db_;
 };
 

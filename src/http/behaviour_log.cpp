@@ -58,10 +58,11 @@ std::string render_log_template(const std::string &tmpl, const Principal &user) 
 }
 
 void record_behaviour(const Request &req, Ctx &ctx, int status) {
-    if (ctx.route == nullptr || ctx.route->log == nullptr)
+    // A route with a template names its principal (authorize() or, for login, the handler),
+    // but for an anonymous write to a collection open to everyone: lin_log has no row for one.
+    if (ctx.route == nullptr || ctx.route->log == nullptr || !ctx.user)
         return;
-    // A route with a template names its principal: authorize() or, for login, the handler.
-    const Principal &user = ctx.user.value();
+    const Principal &user = *ctx.user;
     LogEntry entry;
     entry.message = render_log_template(ctx.route->log, user);
     entry.user_id = user.id;

@@ -18,8 +18,9 @@ struct Response;
 struct Ctx;
 
 // Who may call a route (doc/api.md §3): anyone; a valid access token; a token plus the route's
-// permission (root passes); a member of the root group; a valid refresh token.
-enum class Access { everyone, login, group, admin, refresh };
+// permission (root passes); a member of the root group; a valid refresh token; anyone, a token
+// when sent checked and its user the caller (a declared collection's everyone write).
+enum class Access { everyone, login, group, admin, refresh, anyone_named };
 
 using Handler = Response (*)(const Request &, Ctx &);
 

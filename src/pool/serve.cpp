@@ -54,6 +54,8 @@ std::vector<Route> all_routes(const content::Catalog *catalog) {
         for (const char *method : {"GET", "POST", "PUT", "DELETE"})
             routes.push_back(Route{method, pattern, Access::everyone, Permission{},
                                    handle_content_unknown, nullptr, 1024});
+    routes.push_back(Route{"GET", "/openapi.json", Access::everyone, Permission{},
+                           handle_content_unknown, nullptr, 1024});
     return routes;
 }
 
@@ -95,9 +97,10 @@ struct ThreadParts {
             schema::check_version(conn, config.db_name);
             if (catalog == nullptr && !own_catalog)
                 own_catalog = std::make_unique<content::Catalog>(
-                    content::load_applied(conn, content::limits_of(config)));
-            const content::Catalog *known = catalog != nullptr ? catalog : own_catalog.get();
-            PermissionStore(conn).register_declared(declared_permissions(all_routes(known)));
+                    content::load_applied(conn, content::limits_of(config, route_table())));
+            // The fixed routes' permissions; the collections' are --setup-db's (content/apply.h).
+            PermissionStore(conn).register_declared(declared_permissions(route_table()),
+                                                    content::applied_labels(conn));
         });
         try {
             db.ensure_connected();
@@ -196,7 +199,7 @@ std::unique_ptr<content::Catalog> check_database_at_start(const Config &config) 
     }
     schema::check_version(db, config.db_name);
     return std::make_unique<content::Catalog>(
-        content::load_applied(db, content::limits_of(config)));
+        content::load_applied(db, content::limits_of(config, route_table())));
 }
 
 // Fixed malloc thresholds instead of glibc's sliding ones. By default, freeing a block that was

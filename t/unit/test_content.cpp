@@ -93,11 +93,14 @@ class ContentTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(identifiers_refuse_reserved_words_and_our_prefixes);
     CPPUNIT_TEST(indexed_strings_fit_an_index_key);
     CPPUNIT_TEST(duplicate_ids_names_and_permissions);
+    CPPUNIT_TEST(the_fixed_routes_names_and_modules_are_refused);
     CPPUNIT_TEST(retired_is_never_declared_in_a_file);
     CPPUNIT_TEST(a_new_collection_is_one_create_table);
     CPPUNIT_TEST(a_rename_is_a_note_with_no_step);
     CPPUNIT_TEST(a_removed_field_is_retired_and_comes_back);
     CPPUNIT_TEST(tightening_is_checked_first);
+    CPPUNIT_TEST(a_re_added_required_field_checks_the_rows_of_its_absence);
+    CPPUNIT_TEST(a_default_is_written_as_it_is_stored);
     CPPUNIT_TEST(a_type_change_is_refused);
     CPPUNIT_TEST(query_reads_filters_sort_and_q);
     CPPUNIT_TEST(query_refusals_name_their_parameter);
@@ -260,12 +263,15 @@ class ContentTest : public CppUnit::TestFixture {
     }
 
     void indexed_strings_fit_an_index_key() {
-        CPPUNIT_ASSERT(pointers(one(R"([{"id": "s", "name": "s", "type": "string", "max": 768,
+        CPPUNIT_ASSERT(pointers(one(R"([{"id": "s", "name": "s", "type": "string", "max": 767,
             "unique": true}])"))
                            .empty());
         CPPUNIT_ASSERT(has(pointers(one(R"([{"id": "s", "name": "s", "type": "string",
-            "max": 769, "filter": true}])")),
+            "max": 768, "filter": true}])")),
                            "/collections/0/fields/0/max"));
+        CPPUNIT_ASSERT(has(pointers(one(R"([{"id": "s", "name": "s", "type": "string",
+            "hidden": true, "search": true}])")),
+                           "/collections/0/fields/0/search"));
     }
 
     void duplicate_ids_names_and_permissions() {
@@ -282,6 +288,23 @@ class ContentTest : public CppUnit::TestFixture {
              {"/collections/0/fields/1/id", "/collections/1/id", "/collections/1/name",
               "/collections/1/access/delete/permission", "/collections/2/fields/0/target"})
             CPPUNIT_ASSERT_MESSAGE(expected, has(p, expected));
+    }
+
+    void the_fixed_routes_names_and_modules_are_refused() {
+        Limits fixed;
+        fixed.fixed_names = {"book"};
+        fixed.fixed_modules = {"图书"};
+        std::vector<Problem> problems;
+        std::optional<Json::Value> doc =
+            parse(R"({"collections": [{"id": "b", "name": "book", "label": "图书",
+                "fields": [{"id": "t", "name": "t", "type": "text"}]}]})",
+                  problems);
+        read(*doc, fixed, false, problems);
+        std::vector<std::string> p;
+        for (const Problem &problem : problems)
+            p.push_back(problem.pointer);
+        CPPUNIT_ASSERT(has(p, "/collections/0/name"));
+        CPPUNIT_ASSERT(has(p, "/collections/0/label"));
     }
 
     void retired_is_never_declared_in_a_file() {
@@ -339,11 +362,39 @@ class ContentTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(p.refusals.empty());
         CPPUNIT_ASSERT_EQUAL(size_t(4), p.checks.size()); // max, required, unique, enum
         CPPUNIT_ASSERT(p.checks[0].condition.find("CHAR_LENGTH(`s`) > 40") == 0);
-        bool resized = false;
+        // A smaller max is the engine's to enforce: the column is never narrowed.
         for (const Step &s : p.steps)
-            resized = resized || s.sql.find("MODIFY COLUMN `s` varchar(40)") != std::string::npos;
-        CPPUNIT_ASSERT(resized);
-        CPPUNIT_ASSERT(plan(tight, loose).checks.empty()); // loosening checks nothing
+            CPPUNIT_ASSERT(s.sql.find("MODIFY") == std::string::npos);
+        Plan wider = plan(tight, loose);
+        CPPUNIT_ASSERT(wider.checks.empty()); // loosening checks nothing
+        bool widened = false;
+        for (const Step &s : wider.steps)
+            widened = widened || (s.sql.find("MODIFY COLUMN `s` varchar(80)") != std::string::npos &&
+                                  s.table == "content_c" && s.column == "s" && s.chars == 80);
+        CPPUNIT_ASSERT(widened);
+    }
+
+    void a_re_added_required_field_checks_the_rows_of_its_absence() {
+        Declaration required = declared(one(R"([{"id": "a", "name": "a", "type": "text",
+            "required": true}, {"id": "b", "name": "b", "type": "text"}])"));
+        Plan retire = plan(required, declared(one(R"([{"id": "b", "name": "b", "type": "text"}])")));
+        Plan back = plan(retire.merged, required);
+        CPPUNIT_ASSERT_EQUAL(size_t(1), back.checks.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("`a` IS NULL"), back.checks[0].condition);
+    }
+
+    void a_default_is_written_as_it_is_stored() {
+        Declaration d = declared(one(R"([{"id": "t", "name": "t", "type": "text"}])"));
+        Plan p = plan(d, declared(one(R"([{"id": "t", "name": "t", "type": "text"},
+            {"id": "at", "name": "at", "type": "datetime", "nullable": false,
+             "default": "2024-01-02T08:04:05+08:00"},
+            {"id": "p", "name": "p", "type": "decimal", "scale": 2, "nullable": false,
+             "default": 0.1}])")));
+        std::string all;
+        for (const Step &s : p.steps)
+            all += s.sql + "\n";
+        CPPUNIT_ASSERT(all.find("DEFAULT '2024-01-02 00:04:05.000'") != std::string::npos);
+        CPPUNIT_ASSERT(all.find("DEFAULT '0.10'") != std::string::npos);
     }
 
     void a_type_change_is_refused() {
