@@ -177,9 +177,14 @@ test_expect_success 'one cut short with its target pending is finished before an
 	grep -q "field memo: retired" apply.out
 '
 
-test_expect_success 'two applies at once: both end, the column is made once, one declaration is stored' '
+test_expect_success 'setup: a file that adds a field tag' '
 	sed "s/\"type\": \"text\"}/\"type\": \"text\"}, {\"id\": \"tag\", \"name\": \"tag\", \"type\": \"string\", \"max\": 20, \"filter\": true}/" \
 		note.json >tag.json &&
+	grep -q "\"tag\"" tag.json
+'
+
+# Started together: no && before the first & (it would put the whole list in the background).
+test_expect_success 'two applies at once: both end, the column is made once, one declaration is stored' '
 	(apply_content tag.json >one.out 2>&1; echo $? >one.rc) &
 	(CMS_DB_SOCKET=$DB_SOCKET CMS_DB_USER=$svc_db_admin CMS_DB_PASSWORD= \
 		CMS_DB_NAME=$DB_NAME CMS_SQL_DIR=$TOP/sql CMS_CONTENT_FILE=$PWD/tag.json \

@@ -22,6 +22,12 @@ constexpr int64_t k_no_body = 1024;
 } // namespace
 
 Catalog::Catalog(Declaration declaration) : declaration_(std::move(declaration)) {
+    // What was declared, as JSON, is the apply's (the stored document); a worker never reads it.
+    for (Collection &c : declaration_.collections) {
+        c.source = Json::Value();
+        for (Field &f : c.fields)
+            f.source = Json::Value();
+    }
     for (const Collection &c : declaration_.collections) {
         if (c.retired)
             continue;
@@ -74,11 +80,15 @@ Catalog::Catalog(Declaration declaration) : declaration_(std::move(declaration))
             routes_.push_back(route);
         }
     }
-    openapi_ = json::write(content::openapi(declaration_));
     Route openapi{"GET", "/openapi.json", Access::everyone, Permission{}, handle_content_openapi};
     openapi.body_cap = k_no_body;
     openapi.data = this;
     routes_.push_back(openapi);
+}
+
+const std::string &Catalog::openapi() const {
+    std::call_once(openapi_once_, [this] { openapi_ = json::write(content::openapi(declaration_)); });
+    return openapi_;
 }
 
 const char *Catalog::keep(std::string text) {

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,9 @@ class Catalog {
     const Declaration &declaration() const { return declaration_; }
     // Seven routes per live collection (doc/content.md, "Routes"), then GET /openapi.json.
     const std::vector<Route> &routes() const { return routes_; }
-    // The collections' OpenAPI document (content/openapi.h), as JSON text.
-    const std::string &openapi() const { return openapi_; }
+    // The collections' OpenAPI document (content/openapi.h), as JSON text: made at the first
+    // call (a worker that is never asked for it holds none).
+    const std::string &openapi() const;
 
   private:
     const char *keep(std::string text);
@@ -46,7 +48,8 @@ class Catalog {
     std::deque<std::string> texts_; // a deque never moves what it holds
     std::deque<Mount> mounts_;
     std::vector<Route> routes_;
-    std::string openapi_;
+    mutable std::once_flag openapi_once_;
+    mutable std::string openapi_;
 };
 
 // The limits of config's content_max_* keys, and the names and permission modules that the

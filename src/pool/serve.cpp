@@ -198,8 +198,12 @@ std::unique_ptr<content::Catalog> check_database_at_start(const Config &config) 
         return nullptr;
     }
     schema::check_version(db, config.db_name);
-    return std::make_unique<content::Catalog>(
+    auto catalog = std::make_unique<content::Catalog>(
         content::load_applied(db, content::limits_of(config, route_table())));
+    // What reading and checking it took goes back to the system before the workers are forked
+    // (they would each count it, shared or not).
+    malloc_trim(0);
+    return catalog;
 }
 
 // Fixed malloc thresholds instead of glibc's sliding ones. By default, freeing a block that was
