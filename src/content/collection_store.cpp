@@ -173,6 +173,19 @@ std::string taken_field(const std::string &error) {
     return key.rfind("u_", 0) == 0 ? key.substr(2) : key;
 }
 
+// What write (true: a row was written) did; a duplicate key is Written::taken, with taken the
+// field the server names. The live unique keys are the arbiter, also between two workers.
+template <typename Write> Written unique_write(Write write, std::string &taken) {
+    try {
+        return write() ? Written::done : Written::missing;
+    } catch (const db::DbError &e) {
+        if (e.errnum != ER_DUP_ENTRY)
+            throw;
+        taken = taken_field(e.what());
+        return Written::taken;
+    }
+}
+
 } // namespace
 
 std::vector<const Field *> answered_fields(const Collection &collection) {
@@ -226,15 +239,11 @@ std::optional<int64_t> CollectionStore::insert(const Assignments &values,
     }
     std::string sql =
         "INSERT INTO " + quoted(collection_.table()) + " (" + columns + ") VALUES (" + marks + ")";
-    try {
-        return static_cast<int64_t>(db_.shaped(sql).execute(params).insert_id());
-    } catch (const db::DbError &e) {
-        // The live unique keys are the arbiter, also between two workers.
-        if (e.errnum != ER_DUP_ENTRY)
-            throw;
-        taken = taken_field(e.what());
-        return std::nullopt;
-    }
+    int64_t id = 0;
+    Written written = unique_write(
+        [&] { return (id = static_cast<int64_t>(db_.shaped(sql).execute(params).insert_id())); },
+        taken);
+    return written == Written::done ? std::optional(id) : std::nullopt;
 }
 
 Written CollectionStore::update(int64_t id, const Assignments &values, std::string &taken) {
@@ -247,16 +256,9 @@ Written CollectionStore::update(int64_t id, const Assignments &values, std::stri
     }
     sql += " WHERE id = ? AND delete_time IS NULL";
     params.emplace_back(id);
-    try {
-        // The connection sets CLIENT_FOUND_ROWS: an update that changes nothing still counts 1.
-        return db_.shaped(sql).execute(params).affected_rows() == 1 ? Written::done
-                                                                    : Written::missing;
-    } catch (const db::DbError &e) {
-        if (e.errnum != ER_DUP_ENTRY)
-            throw;
-        taken = taken_field(e.what());
-        return Written::taken;
-    }
+    // The connection sets CLIENT_FOUND_ROWS: an update that changes nothing still counts 1.
+    return unique_write([&] { return db_.shaped(sql).execute(params).affected_rows() == 1; },
+                        taken);
 }
 
 bool CollectionStore::remove(int64_t id) {
@@ -267,20 +269,11 @@ bool CollectionStore::remove(int64_t id) {
 }
 
 Written CollectionStore::restore(int64_t id, std::string &taken) {
-    try {
-        return db_.shaped("UPDATE " + quoted(collection_.table()) +
-                          " SET delete_time = NULL, update_time = UTC_TIMESTAMP(3) "
-                          "WHERE id = ? AND delete_time IS NOT NULL")
-                           .execute({id})
-                           .affected_rows() == 1
-                   ? Written::done
-                   : Written::missing;
-    } catch (const db::DbError &e) {
-        if (e.errnum != ER_DUP_ENTRY)
-            throw;
-        taken = taken_field(e.what());
-        return Written::taken;
-    }
+    std::string sql = "UPDATE " + quoted(collection_.table()) +
+                      " SET delete_time = NULL, update_time = UTC_TIMESTAMP(3) "
+                      "WHERE id = ? AND delete_time IS NOT NULL";
+    return unique_write([&] { return db_.shaped(sql).execute({id}).affected_rows() == 1; },
+                        taken);
 }
 
 bool CollectionStore::target_exists(db::Connection &db, const Collection *target, int64_t id) {
