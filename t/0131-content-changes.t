@@ -144,6 +144,16 @@ test_expect_success 'required added while a row has no value is refused, naming 
 	grep -q "required: 3 row(s) break it, first ids 2, 3, 4" apply.out
 '
 
+test_expect_success 'unique added while two live rows share a value is refused, naming the first' '
+	db_exec "UPDATE content_article SET summary = \"same\" WHERE id IN (2, 3)" &&
+	sed "s/\"max\": 200}/\"max\": 200, \"unique\": true}/" shorter.json >unique.json &&
+	! apply_content unique.json 2>err &&
+	grep -q "unique: live values held by more than one row: 1 value(s) held by more than one row, first ids 2" apply.out &&
+	expect_db "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE()
+		AND table_name = \"content_article\" AND index_name = \"u_summary\"" 0 &&
+	db_exec "UPDATE content_article SET summary = NULL WHERE id IN (2, 3)"
+'
+
 test_expect_success 'a type change is refused with the expand-and-contract steps; nothing changes' '
 	sed "s/\"type\": \"integer\", \"min\": 0, \"default\": 0/\"type\": \"string\"/" shorter.json >retyped.json &&
 	applied >before &&

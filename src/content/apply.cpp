@@ -86,7 +86,10 @@ void carry_out(db::Connection &db, DeclarationStore &store, const Declaration &d
         int64_t count = store.breaking(check, ids);
         if (count > 0)
             broken += (broken.empty() ? "" : "\n") + check.what + ": " + std::to_string(count) +
-                      " row(s) break it, first ids " + joined_ids(ids);
+                      (check.duplicates.empty() ? " row(s) break it, first ids "
+                                                : " value(s) held by more than one row, first "
+                                                  "ids ") +
+                      joined_ids(ids);
     }
     if (!broken.empty())
         throw std::runtime_error("refusing the content declaration, rows break its rules; "

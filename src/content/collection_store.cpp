@@ -278,13 +278,16 @@ Written CollectionStore::restore(int64_t id, std::string &taken) {
 
 bool CollectionStore::target_exists(db::Connection &db, const Collection *target, int64_t id) {
     std::string table = target == nullptr ? "lin_user" : quoted(target->table());
-    return db.shaped("SELECT COUNT(*) FROM " + table + " WHERE id = ? AND delete_time IS NULL")
+    // Locked in share mode until the write commits: a delete of the target waits for it.
+    return db.shaped("SELECT COUNT(*) FROM " + table +
+                     " WHERE id = ? AND delete_time IS NULL LOCK IN SHARE MODE")
                .execute({id})
                .scalar() != 0;
 }
 
 bool CollectionStore::file_exists(db::Connection &db, int64_t id) {
-    return db.shaped("SELECT COUNT(*) FROM lin_file WHERE id = ? AND delete_time IS NULL")
+    return db.shaped("SELECT COUNT(*) FROM lin_file WHERE id = ? AND delete_time IS NULL "
+                     "LOCK IN SHARE MODE")
                .execute({id})
                .scalar() != 0;
 }
