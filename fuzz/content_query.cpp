@@ -25,7 +25,7 @@ const cms::content::Collection &collection() {
             {"id": "at", "name": "at", "type": "datetime", "filter": true, "sort": true},
             {"id": "e", "name": "e", "type": "enum", "values": ["x", "y"], "filter": true},
             {"id": "r", "name": "r", "type": "relation", "target": "user", "filter": true},
-            {"id": "h", "name": "h", "type": "string", "hidden": true, "filter": true}]}]})";
+            {"id": "h", "name": "h", "type": "string", "hidden": true}]}]})";
         std::vector<cms::content::Problem> problems;
         std::optional<Json::Value> doc = cms::content::parse(text, problems);
         cms::content::Declaration out = cms::content::read(*doc, {}, false, problems);

@@ -6,7 +6,7 @@ test_description='root'"'"'s --backup and --restore, whose log_file is in a dire
 [ "$(id -u)" = 0 ] || skip_all "planting as another user against root'\''s command needs root"
 command -v runuser >/dev/null 2>&1 || skip_all "runuser is not installed (util-linux)"
 
-LOGDIR=$TRASH/log
+reachable_dir LOGDIR log
 # restore_logged: root's restore of an archive that does not exist, logging to $LOGDIR/cms.log
 # (no database: the archive is read first); its output in restore.out.
 restore_logged () {
@@ -19,7 +19,7 @@ as_account () {
 }
 
 test_expect_success 'setup: a log directory owned by nobody, and a file of root'"'"'s outside it' '
-	mkdir "$LOGDIR" && chown nobody:nogroup "$LOGDIR" && chmod 755 "$TRASH" &&
+	chown nobody:nogroup "$LOGDIR" &&
 	printf "jwt_secret = %s\nlog_file = %s\n" "$(svc_random_hex 32)" "$LOGDIR/cms.log" >restore.conf &&
 	echo "root:x:0:0" >precious &&
 	sha256sum precious >precious.sum

@@ -95,12 +95,19 @@ struct ThreadParts {
         // at start-up is checked and gets its permissions as soon as it is back.
         db.on_connect([this, &config](db::Connection &conn) {
             schema::check_version(conn, config.db_name);
-            if (catalog == nullptr && !own_catalog)
+            // The collections' modules, as applied now: read with the catalog when this is the
+            // thread's first (a CGI request's one statement), else again (a master's catalog may
+            // be older than the declaration).
+            std::vector<std::string> modules;
+            if (catalog == nullptr && !own_catalog) {
                 own_catalog = std::make_unique<content::Catalog>(
                     content::load_applied(conn, content::limits_of(config, route_table())));
+                modules = content::labels(own_catalog->declaration());
+            } else {
+                modules = content::applied_labels(conn);
+            }
             // The fixed routes' permissions; the collections' are --setup-db's (content/apply.h).
-            PermissionStore(conn).register_declared(declared_permissions(route_table()),
-                                                    content::applied_labels(conn));
+            PermissionStore(conn).register_declared(declared_permissions(route_table()), modules);
         });
         try {
             db.ensure_connected();

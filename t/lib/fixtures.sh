@@ -32,6 +32,7 @@ _cleanup () {
 	fi
 	[ -z "$VALIDATOR_PID" ] || kill "$VALIDATOR_PID" 2>/dev/null
 	[ -z "$SOCK_DIR" ] || rm -rf "$SOCK_DIR"
+	[ -z "$REACH_DIR" ] || rm -rf "$REACH_DIR"
 	if [ -n "$test_done_ok" ] && [ -z "${TEST_KEEP:-}" ]; then
 		cd "$TOP" && rm -rf "$TRASH"
 	fi
@@ -52,6 +53,16 @@ set_socket_path () {
 		dir=$SOCK_DIR
 	fi
 	eval "$1=\$dir/\$2"
+}
+
+# Sets variable $1 to a new directory named $2 that other users can reach: the service account's
+# of the tests that play it against root. Under /tmp, in a directory of the file's own (removed
+# at exit), never below the checkout, whose parents other users may not pass (a clone in a
+# private directory, as CI's).
+reachable_dir () {
+	[ -n "$REACH_DIR" ] || REACH_DIR=$(mktemp -d /tmp/cms-reach.XXXXXX) || bail_out "mktemp failed"
+	chmod 755 "$REACH_DIR" && mkdir "$REACH_DIR/$2" || bail_out "cannot make $REACH_DIR/$2"
+	eval "$1=\$REACH_DIR/\$2"
 }
 
 # The private server in $TRASH/db, its datadir made on the first start (svc_db_up).
