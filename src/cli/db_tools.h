@@ -42,6 +42,7 @@ class ScratchDir {
     ScratchDir &operator=(const ScratchDir &) = delete;
     // The path it was made at, for messages only: never opened again.
     const std::string &path() const { return path_; }
+    // Its descriptor, which everything in it is reached through.
     int fd() const { return fd_; }
     // A new file name in it, open for writing (O_EXCL, O_NOFOLLOW, mode 0600). Throws.
     int create(const std::string &name) const;
