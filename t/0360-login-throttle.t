@@ -28,20 +28,10 @@ fail_login () {
 	expect_json .code 10031
 }
 
-# keyed NAME: the name a failure of NAME, which no user has, is recorded under: HMAC-SHA256 of NAME
-# (ASCII lower case, no trailing spaces) under the key derived from jwt_secret with the label
-# "cms-fcgi login failure username v1".
-keyed () {
-	python3 -c 'import hmac, hashlib, sys
-key = hmac.new(sys.argv[1].encode(), b"cms-fcgi login failure username v1", hashlib.sha256).digest()
-print(hmac.new(key, sys.argv[2].lower().rstrip(" ").encode(), hashlib.sha256).hexdigest())' \
-		"$(sed -n "s/^jwt_secret = //p" "$TRASH/cms.conf")" "$1"
-}
-
 # failures NAME N: the rows of cms_login_failure for NAME from 127.0.0.N: under its keyed hash, or,
 # when a user has it, under the user's id (as every failure of an existing user is recorded).
 failures () {
-	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE address = '127.0.0.$2' AND username IN ('$(keyed "$1")',
+	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE address = '127.0.0.$2' AND username IN ('$(throttle_name "$1")',
 		(SELECT CONCAT('(the account of user id ', id, ')') FROM lin_user WHERE username = '$1'))"
 }
 
@@ -268,7 +258,7 @@ test_expect_success 'a change from 127.0.0.3 with the right old password is let 
 test_expect_success 'a failure of a name no user has is recorded under its keyed hash, never as typed' '
 	fail_login "Hunter2-Typed" 6 &&
 	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username LIKE \"%hunter2%\"" 0 &&
-	expect_db "SELECT username FROM cms_login_failure WHERE address = \"127.0.0.6\"" "$(keyed Hunter2-Typed)"
+	expect_db "SELECT username FROM cms_login_failure WHERE address = \"127.0.0.6\"" "$(throttle_name Hunter2-Typed)"
 '
 
 test_expect_success 'failures of a name no user has still count, whatever its case: the pair limit refuses the fourth' '
