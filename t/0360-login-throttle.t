@@ -28,10 +28,10 @@ fail_login () {
 	expect_json .code 10031
 }
 
-# failures NAME N: the rows of cms_login_failure for NAME from 127.0.0.N: under the name, or, when a
-# user has it, under the user's id (as every failure of an existing user is recorded).
+# failures NAME N: the rows of cms_login_failure for NAME from 127.0.0.N: under its keyed hash, or,
+# when a user has it, under the user's id (as every failure of an existing user is recorded).
 failures () {
-	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE address = '127.0.0.$2' AND username IN ('$1',
+	db_exec "SELECT COUNT(*) FROM cms_login_failure WHERE address = '127.0.0.$2' AND username IN ('$(throttle_name "$1")',
 		(SELECT CONCAT('(the account of user id ', id, ')') FROM lin_user WHERE username = '$1'))"
 }
 
@@ -252,6 +252,22 @@ test_expect_success 'a change from 127.0.0.3 with the right old password is let 
 	change_password "$USER_PASSWORD" 3 &&
 	expect_status 200 &&
 	expect_json .code 4
+'
+
+# A username typed is often a password typed into the wrong box.
+test_expect_success 'a failure of a name no user has is recorded under its keyed hash, never as typed' '
+	fail_login "Hunter2-Typed" 6 &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username LIKE \"%hunter2%\"" 0 &&
+	expect_db "SELECT username FROM cms_login_failure WHERE address = \"127.0.0.6\"" "$(throttle_name Hunter2-Typed)"
+'
+
+test_expect_success 'failures of a name no user has still count, whatever its case: the pair limit refuses the fourth' '
+	fail_login ghost9 7 &&
+	fail_login GHOST9 7 &&
+	fail_login Ghost9 7 &&
+	try_login ghost9 Wrong_pass9 7 &&
+	expect_status 429 &&
+	expect_json .code 10140
 '
 
 test_done

@@ -153,6 +153,15 @@ test_expect_success 'a wrong password is counted in the new cms_login_failure, u
 		"$(printf "(the account of user id %s)\t127.0.0.1" "$(db_exec "SELECT id FROM lin_user WHERE username = \"bob\"")")"
 '
 
+test_expect_success 'from version 7, 0008 forgets a failure recorded under a name as typed and keeps those under a user'"'"'s id' '
+	db_exec "INSERT INTO cms_login_failure (username, address) VALUES (\"Hunter2-typed\", \"127.0.0.9\")" &&
+	db_exec "UPDATE cms_schema_version SET version = 7" &&
+	"$APP_BIN" -c setup.conf --setup-db </dev/null >setup.8.out 2>setup.8.err &&
+	grep -q "^ran $TOP/sql/migrations/0008-login-failure-keyed.sql: now at version 8$" setup.8.out &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username = \"Hunter2-typed\"" 0 &&
+	expect_db "SELECT COUNT(*) FROM cms_login_failure WHERE username LIKE \"(the account of user id %)\"" 1
+'
+
 test_expect_success 'a file row of the released schema keeps no SHA-256, and a new upload of its content is that row' '
 	expect_db "SELECT COUNT(*) FROM lin_file WHERE sha256 IS NULL" 1 &&
 	login root "$ROOT_PASSWORD" &&

@@ -56,14 +56,23 @@ unit_key () {
 }
 
 # run_unit UNIT [&]: the unit's ExecStart, as its User= and Group= with its supplementary groups,
-# its UMask= and the environment of its EnvironmentFile=, its RuntimeDirectory= made first.
+# its UMask= and the environment of its EnvironmentFile=, its RuntimeDirectory= made first, and
+# its StateDirectory= and LogsDirectory= made (when missing) and given to User= with their modes.
 run_unit () {
-	local unit=$1 exec user group umask env_file runtime
+	local unit=$1 exec user group umask env_file runtime dir
 	exec=$(unit_key "$unit" ExecStart) && user=$(unit_key "$unit" User) &&
 	group=$(unit_key "$unit" Group) && umask=$(unit_key "$unit" UMask) &&
 	env_file=$(unit_key "$unit" EnvironmentFile) && runtime=$(unit_key "$unit" RuntimeDirectory) &&
 	[ -n "$exec" ] && [ -n "$user" ] || { echo "$unit: no ExecStart= or User=" >&2; return 1; }
 	[ -z "$runtime" ] || in_root install -d -o "$user" -g "$group" -m 0750 "/run/$runtime"
+	for dir in $(unit_key "$unit" StateDirectory); do
+		in_root install -d -o "$user" -g "$group" -m "$(unit_key "$unit" StateDirectoryMode)" \
+			"/var/lib/$dir" || return 1
+	done
+	for dir in $(unit_key "$unit" LogsDirectory); do
+		in_root install -d -o "$user" -g "$group" -m "$(unit_key "$unit" LogsDirectoryMode)" \
+			"/var/log/$dir" || return 1
+	done
 	in_root sh -c "set -a; [ ! -f '${env_file#-}' ] || . '${env_file#-}'; set +a;
 		exec setpriv --reuid='$user' --regid='$group' --init-groups sh -c 'umask ${umask:-0022}; exec $exec'"
 }
@@ -312,6 +321,36 @@ test_expect_success 'after the upgrade the data, the upload and root'"'"'s passw
 	http GET "/v1/book/$(cat book-id)" && expect_json .title Packaged &&
 	curl -s --max-time 5 -o served-again.png "http://127.0.0.1:$HTTP_PORT/assets/$(cat upload-path)" &&
 	cmp up.png served-again.png
+'
+
+# as_service CMD...: CMD in the installed system as the service account, which owns what is in
+# /var/lib/cms-fcgi and so may replace assets/ and backups/ by links.
+as_service () {
+	in_root setpriv --reuid=cms-fcgi --regid=cms-fcgi --init-groups "$@"
+}
+
+test_expect_success 'setup: the service account replaces assets/ and backups/ by links to /etc and to a directory of root'"'"'s' '
+	stop_pool &&
+	as_service mv /var/lib/cms-fcgi/assets /var/lib/cms-fcgi/assets.real &&
+	as_service mv /var/lib/cms-fcgi/backups /var/lib/cms-fcgi/backups.real &&
+	as_service ln -s /etc /var/lib/cms-fcgi/assets &&
+	as_service ln -s /usr/share/doc/cms-fcgi /var/lib/cms-fcgi/backups &&
+	in_root stat -c "%n %U:%G %a" /etc /usr/share/doc/cms-fcgi /var/lib/cms-fcgi /var/log/cms-fcgi \
+		>owners.before &&
+	grep -qx "/etc root:root 755" owners.before
+'
+
+test_expect_success 'dpkg-reconfigure cms-fcgi (an upgrade'"'"'s configure) gives neither /etc nor root'"'"'s directory away, and changes no owner' '
+	in_root dpkg-reconfigure cms-fcgi >reconfigure.log 2>&1 || { tail -n 30 reconfigure.log; false; } &&
+	in_root stat -c "%n %U:%G %a" /etc /usr/share/doc/cms-fcgi /var/lib/cms-fcgi /var/log/cms-fcgi \
+		>owners.after &&
+	diff -u owners.before owners.after
+'
+
+test_expect_success 'setup: the account puts assets/ and backups/ back' '
+	as_service rm /var/lib/cms-fcgi/assets /var/lib/cms-fcgi/backups &&
+	as_service mv /var/lib/cms-fcgi/assets.real /var/lib/cms-fcgi/assets &&
+	as_service mv /var/lib/cms-fcgi/backups.real /var/lib/cms-fcgi/backups
 '
 
 test_expect_success 'apt remove keeps the configuration, the secrets and the data' '

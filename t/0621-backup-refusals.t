@@ -156,6 +156,15 @@ test_expect_success 'a member outside db.sql, files/ and the manifest is refused
 	refused extra.tar "member .x. is not a file the archive may hold"
 '
 
+# The store is served: a .htaccess there is obeyed by Apache, an x.php run where PHP is mapped
+# server-wide (the store's SetHandler None loses to it).
+for name in .htaccess x.php 2026/01/01/x.php 2026/01/01/.htaccess legacy/old.png; do
+	test_expect_success "a files/ member outside the upload layout ($name) is refused, nothing written" '
+		rewritten good.tar layout.tar "data[\"files/'"$name"'\"] = b\"1\"; manifest[\"members\"][\"files/'"$name"'\"] = {}" &&
+		refused layout.tar "member .files/'"$name"'. is not a file the archive may hold"
+	'
+done
+
 test_expect_success 'a manifest field of another type is refused with a message, not a crash' '
 	rewritten good.tar types.tar "manifest[\"time\"] = 1; manifest[\"binlog\"] = \"x\"" &&
 	refused types.tar "of another type"
@@ -270,6 +279,18 @@ test_expect_success 'a row whose file is missing is reported by the backup and b
 	restore "$(cat gone.path)" --replace &&
 	grep -q "lin_file row [0-9]* (gone.png) names .2020/01/01/gone.png., which is neither in the archive nor in the file store" restore.out &&
 	test ! -e target-assets/2020/01/01/gone.png
+'
+
+test_expect_success 'a row whose path is not of the upload layout is reported by the backup and not archived' '
+	mkdir -p "$FILE_STORE_DIR/legacy" &&
+	echo legacy >"$FILE_STORE_DIR/legacy/old.png" &&
+	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5)
+		VALUES (\"legacy/old.png\", \"LOCAL\", \"old.png\", \".png\", 7, \"x\")" &&
+	"$APP_BIN" -c "$TRASH/cms.conf" --backup "$TRASH/backups-legacy" >legacy.path 2>legacy.err &&
+	db_exec "DELETE FROM lin_file WHERE name = \"old.png\"" &&
+	grep -q "names .legacy/old.png., which is not a name of the upload layout: not archived" legacy.err &&
+	! tar -tf "$(cat legacy.path)" | grep -q legacy &&
+	tar -xOf "$(cat legacy.path)" manifest.json | jq -e ".missing_files[0].name == \"old.png\""
 '
 
 test_expect_success 'a file that does not hold what its row'"'"'s SHA-256 says is archived, reported and listed' '

@@ -8,21 +8,22 @@ start_db
 start_app
 
 TARGET=target_$$
-# 456 bytes, 336 characters: a directory of 120 two-byte characters, a name of 204 bytes.
-LONG=2020/01/01/$(python3 -c 'print("\u00e9" * 120)')/$(printf 'f%.0s' $(seq 200)).png
+# 265 bytes, of the upload layout (a restore writes no other name): a file name of 254 bytes, which
+# no ustar header holds (100 bytes for the last component, 256 in all).
+LONG=2020/01/01/$(printf 'f%.0s' $(seq 250)).png
 
 # The target of the restores: database $TARGET and file store $TRASH/target-assets.
 sed -e "s|^db_name = .*|db_name = $TARGET|" -e "s|^file_store_dir = .*|file_store_dir = $TRASH/target-assets|" \
 	-e "s|^log_file = .*|log_file = $TRASH/restore.log|" "$TRASH/cms.conf" >"$TRASH/restore.conf"
 echo "sql_dir = $TOP/sql" >>"$TRASH/restore.conf"
 
-test_expect_success 'setup: a file in the store at a path of 456 bytes, and its lin_file row' '
+test_expect_success 'setup: a file in the store at a path of 265 bytes, and its lin_file row' '
 	mkdir -p "$FILE_STORE_DIR/${LONG%/*}" &&
 	png "long" >"$FILE_STORE_DIR/$LONG" &&
 	sha=$(sha256sum <"$FILE_STORE_DIR/$LONG" | cut -d" " -f1) &&
 	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5, sha256)
 		VALUES (\"$LONG\", \"LOCAL\", \"long.png\", \".png\", $(stat -c %s "$FILE_STORE_DIR/$LONG"), \"x\", \"$sha\")" &&
-	test "$(db_exec "SELECT LENGTH(path) FROM lin_file WHERE name = \"long.png\"")" = 456
+	test "$(db_exec "SELECT LENGTH(path) FROM lin_file WHERE name = \"long.png\"")" = 265
 '
 
 test_expect_success 'the backup succeeds and archives the file under its whole path' '

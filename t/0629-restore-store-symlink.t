@@ -4,7 +4,10 @@ test_description='--restore --replace into a file store reached through a symlin
 . "$TOP/t/lib/store-restore.sh"
 
 command -v mariadb-dump >/dev/null 2>&1 || skip_all "mariadb-dump is not installed (scripts/install-deps)"
-mkdir "$TRASH/volume" && ln -s volume "$TRASH/assets" || bail_out "cannot make the symlinked store"
+# The link's directory writable by no one else (whatever the umask): a restore follows no link
+# that another user could have made or could change.
+chmod go-w "$TRASH" && mkdir "$TRASH/volume" && ln -s volume "$TRASH/assets" ||
+	bail_out "cannot make the symlinked store"
 
 start_db
 start_app "file_store_dir=$TRASH/assets"

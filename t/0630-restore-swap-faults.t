@@ -81,7 +81,7 @@ test_expect_success 'setup: the rename shim is built' '
 	"$CC" -shared -fPIC -o rename-fault.so "$TOP/t/rename-fault.c" -ldl
 '
 
-# Two entries to swap: the date directory of the uploads, and legacy/ of a row written by hand
+# Two entries to swap: the date directory of the uploads, and 2019/ of a row written by hand
 # (as a migrated database has them), whose file changes after the backup, so that the replaced
 # one and the restored one differ.
 test_expect_success 'setup: two uploads, a legacy row, the recipe .htaccess, the backup, then a third upload' '
@@ -93,15 +93,15 @@ test_expect_success 'setup: two uploads, a legacy row, the recipe .htaccess, the
 	png two >two.png &&
 	http POST /cms/file "" -F file=@two.png &&
 	expect_status 200 &&
-	mkdir "$FILE_STORE_DIR/legacy" &&
-	echo legacy >"$FILE_STORE_DIR/legacy/old.txt" &&
+	mkdir -p "$FILE_STORE_DIR/2019/05/05" &&
+	echo legacy >"$FILE_STORE_DIR/2019/05/05/old.png" &&
 	db_exec "INSERT INTO lin_file (path, type, name, extension, size, md5, sha256)
-		VALUES (\"legacy/old.txt\", \"LOCAL\", \"old.txt\", \".txt\", 7,
-		\"$(md5sum <"$FILE_STORE_DIR/legacy/old.txt" | cut -d" " -f1)\",
-		\"$(sha256sum <"$FILE_STORE_DIR/legacy/old.txt" | cut -d" " -f1)\")" &&
+		VALUES (\"2019/05/05/old.png\", \"LOCAL\", \"old.png\", \".png\", 7,
+		\"$(md5sum <"$FILE_STORE_DIR/2019/05/05/old.png" | cut -d" " -f1)\",
+		\"$(sha256sum <"$FILE_STORE_DIR/2019/05/05/old.png" | cut -d" " -f1)\")" &&
 	cp "$TOP/apache/htaccess-assets.example" "$FILE_STORE_DIR/.htaccess" &&
 	"$APP_BIN" -c cms.conf --backup "$TRASH/backups" >archive.path 2>backup.err &&
-	echo changed >>"$FILE_STORE_DIR/legacy/old.txt" &&
+	echo changed >>"$FILE_STORE_DIR/2019/05/05/old.png" &&
 	png three >three.png &&
 	http POST /cms/file "" -F file=@three.png &&
 	expect_status 200 &&
@@ -143,8 +143,9 @@ for at in 2,3 3,4 4,5; do
 	'
 done
 
+# The entries are swapped in the order of their names: 2019 (the legacy row's) first.
 test_expect_success 'an upload landing in the store right after its entry was moved aside: exit 1, the replaced entry kept and named, the upload there' '
-	top=$(db_exec "SELECT path FROM lin_file WHERE path NOT LIKE \"legacy/%\" LIMIT 1" | cut -d/ -f1) &&
+	top=2019 &&
 	! fault_restore "" "1:$FILE_STORE_DIR/$top/new-upload.jpg" &&
 	failed_and_nothing_lost &&
 	grep -q "^restore: cannot put back .$FILE_STORE_DIR/$top.: it is kept at" restore.out &&
@@ -180,7 +181,7 @@ test_expect_success 'without a fault the same restore swaps the two entries in f
 
 test_expect_success 'after it the store holds the archive'"'"'s files, .htaccess kept, no scratch directory' '
 	cmp "$TOP/apache/htaccess-assets.example" "$FILE_STORE_DIR/.htaccess" &&
-	test "$(cat "$FILE_STORE_DIR/legacy/old.txt")" = legacy &&
+	test "$(cat "$FILE_STORE_DIR/2019/05/05/old.png")" = legacy &&
 	test "$(find "$FILE_STORE_DIR" -type f | wc -l)" = 4 &&
 	test -z "$(ls -A "$FILE_STORE_DIR" | grep "^\.cms-restore-")"
 '

@@ -1,5 +1,6 @@
 /* An LD_PRELOAD shim for the tests of a restore's file swap (t/0630): it counts the renames
- * (rename, renameat, renameat2) whose source or target path contains RENAME_FAULT_MATCH, and
+ * (rename, renameat, renameat2) whose source or target path (a name relative to a directory
+ * descriptor taken with the directory's path) contains RENAME_FAULT_MATCH, and
  *   RENAME_FAULT_AT=N[,M...]  makes the Nth (Mth...) of them fail with EIO, doing nothing;
  *   RENAME_FAULT_UPLOAD=N:PATH  after the Nth has succeeded, writes the file PATH (its missing
  *                               directories made), as an upload landing at that moment would;
@@ -74,6 +75,21 @@ static void note(int n, const char *from, const char *to, int result) {
     fclose(f);
 }
 
+/* The path of name below the directory open at dir, in out (size 4096). */
+static const char *full_path(int dir, const char *name, char *out) {
+    char link[64], target[4096];
+    ssize_t n;
+    if (dir == AT_FDCWD || name[0] == '/')
+        return name;
+    snprintf(link, sizeof link, "/proc/self/fd/%d", dir);
+    n = readlink(link, target, sizeof target - 1);
+    if (n < 0)
+        return name;
+    target[n] = '\0';
+    snprintf(out, 4096, "%s/%s", target, name);
+    return out;
+}
+
 /* Runs the real rename (call), unless this one is to fail. */
 #define WRAP(call)                                                                                 \
     if (!matches(from, to))                                                                        \
@@ -100,17 +116,24 @@ int rename(const char *from, const char *to) {
     WRAP(real(from, to))
 }
 
-int renameat(int from_dir, const char *from, int to_dir, const char *to) {
+int renameat(int from_dir, const char *from_name, int to_dir, const char *to_name) {
     static int (*real)(int, const char *, int, const char *);
     if (real == NULL)
         real = (int (*)(int, const char *, int, const char *))dlsym(RTLD_NEXT, "renameat");
-    WRAP(real(from_dir, from, to_dir, to))
+    char from_path[4096], to_path[4096];
+    const char *from = full_path(from_dir, from_name, from_path);
+    const char *to = full_path(to_dir, to_name, to_path);
+    WRAP(real(from_dir, from_name, to_dir, to_name))
 }
 
-int renameat2(int from_dir, const char *from, int to_dir, const char *to, unsigned int flags) {
+int renameat2(int from_dir, const char *from_name, int to_dir, const char *to_name,
+              unsigned int flags) {
     static int (*real)(int, const char *, int, const char *, unsigned int);
     if (real == NULL)
         real = (int (*)(int, const char *, int, const char *, unsigned int))dlsym(RTLD_NEXT,
                                                                                  "renameat2");
-    WRAP(real(from_dir, from, to_dir, to, flags))
+    char from_path[4096], to_path[4096];
+    const char *from = full_path(from_dir, from_name, from_path);
+    const char *to = full_path(to_dir, to_name, to_path);
+    WRAP(real(from_dir, from_name, to_dir, to_name, flags))
 }

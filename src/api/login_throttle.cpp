@@ -7,7 +7,7 @@
 //   username and failed, so that no one else's failures can lock the owner out: from an address
 //   without such failures of its own, a right password with a right captcha always gets in.
 // An IPv6 client is counted by its network (login_ipv6_prefix), since one host may hold a whole
-// /64 and pick a fresh address for every try.
+// /64 and pick a fresh address for every try. A name no user has is counted under a keyed hash.
 #include "api/login_throttle.h"
 
 #include <arpa/inet.h>
@@ -15,8 +15,17 @@
 #include <cstring>
 
 #include "base/config.h"
+#include "base/digest.h"
+#include "base/text.h"
 
 namespace cms {
+
+namespace {
+
+// What the failure key is derived from jwt_secret with, so that it is never the JWT key.
+constexpr std::string_view k_failure_label = "cms-fcgi login failure username v1";
+
+} // namespace
 
 std::string throttle_address(const std::string &remote_addr, const Config &config) {
     in6_addr six;
@@ -36,6 +45,14 @@ std::string throttle_address(const std::string &remote_addr, const Config &confi
 
 std::string account_throttle_name(int64_t user_id) {
     return "(the account of user id " + std::to_string(user_id) + ")";
+}
+
+std::string username_throttle_name(const std::string &username, std::string_view jwt_secret) {
+    std::string folded = text::lower(username);
+    folded.erase(folded.find_last_not_of(' ') + 1);
+    std::string key = digest::hmac_sha256(jwt_secret, k_failure_label);
+    std::string mac = digest::hmac_sha256(key, folded);
+    return text::hex(reinterpret_cast<const unsigned char *>(mac.data()), mac.size());
 }
 
 bool login_refused(const LoginFailures &failures, const Config &config) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "db/throttle_store.h"
 
@@ -23,6 +24,14 @@ std::string throttle_address(const std::string &remote_addr, const Config &confi
 // needs no password) starts no fresh count. Longer than lin_user.username's 24 characters: no
 // user has it.
 std::string account_throttle_name(int64_t user_id);
+
+// The name a failed password check for username is recorded and counted under in
+// cms_login_failure when no user has that name (a user's are by account_throttle_name): the
+// HMAC-SHA256 of username, ASCII case and trailing spaces aside (as the column's collation
+// compared the text), under a key derived from jwt_secret with its own label, as 64 hex digits.
+// A username typed is often a password typed into the wrong box: neither the table nor the
+// binary log may keep it, and a digest without the key could be guessed against offline.
+std::string username_throttle_name(const std::string &username, std::string_view jwt_secret);
 
 // True when the (username, address) pair, or the address, has reached its limit, or when the
 // username has reached its ceiling and this address has had a password checked for it and failed

@@ -40,9 +40,9 @@ const std::string &dummy_hash() {
 // clock is behind this one's by less than that still finds it spent.
 constexpr int64_t k_spent_grace = 3600;
 
-// Whom a password check counts against: username (login: the name typed; change_password: the
-// user's current name) and account (account_throttle_name of the user, "" for a name no user
-// has), from address (the client's, as the throttle counts it). Its count is the failures of
+// Whom a password check counts against: username (username_throttle_name of the name typed at
+// login, or of the user's current name at change_password) and account (account_throttle_name of
+// the user, "" for a name no user has), from address (the client's, as the throttle counts it). Its count is the failures of
 // both, and its own failure is recorded under account when there is one: so login and
 // change_password share one count per user, and a rename (PUT /cms/user takes no password)
 // starts no fresh one.
@@ -133,7 +133,8 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     ThrottleStore(ctx.db).gate(username, address);
     UserStore users(ctx.db);
     std::optional<LoginIdentity> identity = users.find_login(username);
-    CheckedFor who{username, identity ? account_throttle_name(identity->user_id) : "", address};
+    CheckedFor who{username_throttle_name(username, ctx.config.jwt_secret),
+                   identity ? account_throttle_name(identity->user_id) : "", address};
     if (std::optional<Response> refused = before_password_check(who, body, req, ctx))
         return *refused;
     // Unknown user and wrong password look alike, down to the time a hash takes.
@@ -150,7 +151,7 @@ Response handle_user_login(const Request &req, Ctx &ctx) {
     if (password::needs_rehash(identity->credential))
         users.rehash(identity->identity_id, identity->credential, password::hash(password));
     // Only this address's failures: the owner's login must not free the addresses guessing.
-    ThrottleStore(ctx.db).clear(username, who.account, address);
+    ThrottleStore(ctx.db).clear(who.username, who.account, address);
     ctx.user = std::move(user); // the principal of the behaviour-log row
     return Response::json(200, issue_tokens(ctx, *ctx.user, now_seconds()));
 }
@@ -285,7 +286,8 @@ Response handle_user_change_password(const Request &req, Ctx &ctx) {
     // Guessing the current password here, with a stolen token, is guessing it at login: the same
     // counts, the same limits, the same captcha (its code in the body, its tag in the header).
     const std::string &username = ctx.user->username;
-    CheckedFor who{username, account_throttle_name(ctx.user->id),
+    CheckedFor who{username_throttle_name(username, ctx.config.jwt_secret),
+                   account_throttle_name(ctx.user->id),
                    throttle_address(req.remote_addr, ctx.config)};
     ThrottleStore(ctx.db).gate(username, who.address);
     if (std::optional<Response> refused = before_password_check(who, body, req, ctx))

@@ -85,9 +85,18 @@ bool safe_name(const std::string &name) {
 }
 
 int open_below(const std::string &dir, const std::string &name) {
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int file = open_below(fd, name);
+    ::close(fd);
+    return file;
+}
+
+int open_below(int dir, const std::string &name) {
     if (!safe_name(name))
         return -1;
-    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     for (size_t begin = 0; fd >= 0;) {
         size_t end = name.find('/', begin);
         bool last = end == std::string::npos;

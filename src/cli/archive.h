@@ -15,6 +15,8 @@ bool safe_name(const std::string &name);
 // link, and it is a regular file; -1 otherwise. A link planted in the file store would otherwise
 // copy a file of whoever runs the backup (root, often) into an archive and back out as an upload.
 int open_below(const std::string &dir, const std::string &name);
+// The same below the directory open at dir.
+int open_below(int dir, const std::string &name);
 
 // Writes members to an open descriptor (not owned), a name too long for ustar in a pax extended
 // header before its member. Every failure throws std::runtime_error.

@@ -7,8 +7,9 @@
 //   manifest.json    versions, time, binary-log position, rows per table, SHA-256 of each member,
 //                    the rows whose file was missing or did not match the row's SHA-256;
 //   manifest.sha256  the SHA-256 of manifest.json, so that no byte of the archive goes unchecked.
-// It is written in the backup's scratch directory (below dir) and renamed to its final name once
-// complete; a scratch directory left by a killed backup is removed by the next one.
+// It is written in the backup's scratch directory (below dir, used only through its descriptor:
+// dir may be the service account's) and renamed to its final name once complete; a scratch
+// directory left by a killed backup is removed by the next one.
 #include "cli/backup.h"
 
 #include <dirent.h>
@@ -35,6 +36,7 @@
 #include "db/backup_store.h"
 #include "db/db.h"
 #include "db/dump_scan.h"
+#include "db/file_store.h"
 #include "db/schema.h"
 #include "db/schema_store.h"
 
@@ -64,8 +66,9 @@ void sync_dir(const std::string &dir) {
         throw std::runtime_error("cannot sync directory '" + dir + "': " + std::strerror(errno));
 }
 
-// The dump of config's database into path, with the binary-log position when the log is on.
-void run_dump(const Config &config, bool binlog, const std::string &scratch, const std::string &path) {
+// The dump of config's database into scratch's k_dump, with the binary-log position when the log
+// is on.
+void run_dump(const Config &config, bool binlog, const db_tools::ScratchDir &scratch) {
     std::vector<std::string> argv = {"mariadb-dump", "--single-transaction", "--quick",
                                      "--complete-insert", "--hex-blob", "--skip-add-locks"};
     if (binlog) {
@@ -78,8 +81,7 @@ void run_dump(const Config &config, bool binlog, const std::string &scratch, con
     // "--": no database name is read as an option (config.cpp refuses "-..." as well).
     argv.push_back("--");
     argv.push_back(config.db_name);
-    db_tools::run({db_tools::Command{argv, "", path}}, scratch + "/client.cnf",
-                  scratch + "/dump.err");
+    db_tools::run({db_tools::Command{argv, "", k_dump}}, scratch, "dump.err");
 }
 
 Json::Value row_entry(const dump::FileRow &row) {
@@ -91,9 +93,16 @@ Json::Value row_entry(const dump::FileRow &row) {
 }
 
 // Adds the file of row to the archive, and to mismatched when it does not hold what the row's
-// SHA-256 says; false (with a warning) when it is not on disk.
+// SHA-256 says; false (with a warning) when it is not on disk or not of the upload layout.
 bool add_stored_file(archive::TarWriter &tar, const Config &config, const dump::FileRow &row,
                      Json::Value &members, Json::Value &mismatched, std::FILE *log) {
+    // A restore refuses any other name in files/: archived, it would make the archive useless.
+    if (!upload_layout(row.path)) {
+        std::fprintf(log, "backup: lin_file row %lld (%s) names '%s', which is not a name of the "
+                          "upload layout: not archived\n",
+                     static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
+        return false;
+    }
     Fd fd(archive::open_below(config.file_store_dir, row.path));
     struct stat st;
     if (fd.fd < 0 || fstat(fd.fd, &st) != 0) {
@@ -241,28 +250,28 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
 
     db_tools::remove_stale(dir, k_scratch_prefix, log);
     db_tools::ScratchDir scratch(dir, k_scratch_prefix, true);
-    db_tools::write_option_file(config, scratch.path() + "/client.cnf");
-    std::string dump_path = scratch.path() + "/" + k_dump;
-    run_dump(config, binlog, scratch.path(), dump_path);
+    db_tools::write_option_file(config, scratch);
+    run_dump(config, binlog, scratch);
+    const std::string dump_path = scratch.path() + "/" + k_dump;
     dump::Summary summary;
     {
-        std::ifstream in(dump_path, std::ios::binary);
+        // Through the descriptor: the path may name another file by now.
+        Fd fd(scratch.open(k_dump));
+        std::ifstream in("/dev/fd/" + std::to_string(fd.fd), std::ios::binary);
         summary = dump::scan(in);
     }
     if (summary.rows.empty())
         throw std::runtime_error("the dump of '" + config.db_name + "' holds no table");
 
     // In the scratch directory: whatever ends this run, nothing partial stays under dir.
-    const std::string partial = scratch.path() + "/" + name + ".partial";
-    Fd out(::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
-    if (out.fd < 0)
-        throw std::runtime_error("cannot create '" + partial + "': " + std::strerror(errno));
+    const std::string partial_name = name + ".partial", partial = scratch.path() + "/" + partial_name;
+    Fd out(scratch.create(partial_name));
     archive::TarWriter tar(out.fd);
     Json::Value members(Json::objectValue);
     {
-        Fd in(::open(dump_path.c_str(), O_RDONLY | O_CLOEXEC));
+        Fd in(scratch.open(k_dump));
         struct stat st;
-        if (in.fd < 0 || fstat(in.fd, &st) != 0)
+        if (fstat(in.fd, &st) != 0)
             throw std::runtime_error("cannot read the dump '" + dump_path + "'");
         members[k_dump]["size"] = Json::UInt64(st.st_size);
         members[k_dump]["sha256"] =
@@ -305,8 +314,10 @@ std::string make_backup(const Config &config, const std::string &dir, std::FILE 
         throw std::runtime_error("cannot sync '" + partial + "': " + std::strerror(errno));
     // Never over an archive of the same second that another backup finished meanwhile (a file
     // system or kernel without RENAME_NOREPLACE gets the plain rename).
-    if (renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, final_path.c_str(), RENAME_NOREPLACE) != 0 &&
-        ((errno != EINVAL && errno != ENOSYS) || ::rename(partial.c_str(), final_path.c_str()) != 0))
+    if (renameat2(scratch.fd(), partial_name.c_str(), AT_FDCWD, final_path.c_str(),
+                  RENAME_NOREPLACE) != 0 &&
+        ((errno != EINVAL && errno != ENOSYS) ||
+         ::renameat(scratch.fd(), partial_name.c_str(), AT_FDCWD, final_path.c_str()) != 0))
         throw std::runtime_error("cannot rename '" + partial + "' to '" + final_path +
                                  "': " + std::strerror(errno));
     sync_dir(dir);

@@ -2,7 +2,7 @@
 // target: (1) read the whole archive and check every member against the manifest and the
 // manifest against manifest.sha256; (2) refuse a newer schema or a target that is not empty
 // (without --replace); (3) extract the dump into a scratch directory beside file_store_dir and
-// the files into one inside it (store_swap.h), load the dump into a staging database
+// the files into one inside it (store_swap.h), both reached through descriptors only, load the dump into a staging database
 // <db_name>_restore, replay the binary log into it (--until), upgrade it through sql/migrations
 // and raise every user's credential version; (4) only then swap database (one RENAME TABLE) and
 // the store's entries (store_swap.h) into place. Until (4) a failure drops the staging copy and
@@ -38,6 +38,7 @@
 #include "cli/store_swap.h"
 #include "db/backup_store.h"
 #include "db/db.h"
+#include "db/file_store.h"
 #include "db/schema.h"
 #include "db/schema_store.h"
 
@@ -74,8 +75,12 @@ Json::Value verify(const std::string &path) {
     try {
         archive::Member member;
         while (tar.next(member)) {
+            // A file only under a name of the upload layout: .htaccess or x.php in the store
+            // would be served, or run, as the web server maps them.
             bool known = member.name == k_dump || member.name == k_manifest ||
-                         member.name == k_manifest_sum || member.name.rfind(k_files, 0) == 0;
+                         member.name == k_manifest_sum ||
+                         (member.name.rfind(k_files, 0) == 0 &&
+                          upload_layout(member.name.substr(std::strlen(k_files))));
             if (!member.regular || !known || !archive::safe_name(member.name) ||
                 seen.count(member.name) != 0)
                 refuse(path, "member '" + member.name + "' is not a file the archive may hold");
@@ -146,10 +151,26 @@ Json::Value verify(const std::string &path) {
     return manifest;
 }
 
-// Writes the archive's dump to dir/db.sql and its files below store/, checking each again
-// against the manifest (the archive may have changed since it was verified).
-void extract(const std::string &path, const Json::Value &manifest, const std::string &dir,
-             const std::string &store) {
+// A new file name below the directory open at dir, its directories made (k_dir_mode), no link
+// followed. Throws.
+int create_below(int dir, const std::string &name) {
+    size_t slash = name.rfind('/');
+    Fd parent(slash == std::string::npos ? ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                         : db_tools::open_dirs_at(dir, name.substr(0, slash),
+                                                                  k_dir_mode));
+    int fd = parent.fd < 0 ? -1
+                           : ::openat(parent.fd, name.substr(slash + 1).c_str(),
+                                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        throw std::runtime_error("cannot create '" + name + "' in the restored tree: " +
+                                 std::strerror(errno));
+    return fd;
+}
+
+// Writes the archive's dump to dir's db.sql and its files below the directory open at store,
+// checking each again against the manifest (the archive may have changed since it was verified).
+void extract(const std::string &path, const Json::Value &manifest,
+             const db_tools::ScratchDir &dir, int store) {
     Fd fd(open_archive(path));
     archive::TarReader tar(fd.fd);
     const Json::Value &members = manifest["members"];
@@ -161,12 +182,8 @@ void extract(const std::string &path, const Json::Value &manifest, const std::st
         if (!members.isMember(member.name) || (!stored && member.name != k_dump))
             continue;
         ++extracted;
-        std::string target =
-            stored ? store + "/" + member.name.substr(files.size()) : dir + "/" + k_dump;
-        db_tools::make_dirs(target.substr(0, target.rfind('/')), stored ? k_dir_mode : 0700);
-        Fd out(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
-        if (out.fd < 0)
-            throw std::runtime_error("cannot create '" + target + "': " + std::strerror(errno));
+        const std::string target = stored ? member.name.substr(files.size()) : k_dump;
+        Fd out(stored ? create_below(store, target) : dir.create(k_dump));
         if (tar.drain(out.fd) != members[member.name]["sha256"].asString())
             throw std::runtime_error("'" + path + "' changed while it was restored");
         if (stored && fchmod(out.fd, k_file_mode) != 0)
@@ -200,23 +217,21 @@ bool exists(const std::string &path) {
     return stat(path.c_str(), &st) == 0;
 }
 
-// Copies the file name of the file store dir to to. False when it cannot, and then to is not
-// there: an empty or short file would be served at the row's URL.
-bool copy_file(const std::string &dir, const std::string &name, const std::string &to) {
-    Fd in(archive::open_below(dir, name));
+// Copies the file name below the directory open at from (the file store) to the same name below
+// the one open at to. False when it cannot, and then it is not there: an empty or short file would
+// be served at the row's URL.
+bool copy_file(int from, const std::string &name, int to) {
+    Fd in(archive::open_below(from, name));
     if (in.fd < 0)
         return false;
-    db_tools::make_dirs(to.substr(0, to.rfind('/')), k_dir_mode);
-    Fd out(::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_file_mode));
-    if (out.fd < 0)
-        return false;
+    Fd out(create_below(to, name));
     char buffer[1 << 16];
     for (ssize_t n; (n = ::read(in.fd, buffer, sizeof buffer)) != 0;)
         if (n < 0 || ::write(out.fd, buffer, static_cast<size_t>(n)) != n) {
-            ::unlink(to.c_str());
+            ::unlinkat(to, name.c_str(), 0);
             return false;
         }
-    return true;
+    return fchmod(out.fd, k_file_mode) == 0;
 }
 
 // Drops database name unless done (the restore got past the point where it may go).
@@ -296,7 +311,10 @@ void restore_backup(const Config &config, const std::string &archive_path,
     std::string store_dir = config.file_store_dir;
     while (store_dir.size() > 1 && store_dir.back() == '/')
         store_dir.pop_back();
-    std::vector<std::string> store_entries = store_swap::entries(store_dir);
+    // Reached through a descriptor from here on, and through no link another user controls.
+    Fd store(exists(store_dir) ? store_swap::open_store(store_dir) : -1);
+    std::vector<std::string> store_entries =
+        store.fd < 0 ? std::vector<std::string>() : store_swap::entries(store.fd, store_dir);
     if (!options.replace && (!target_tables.empty() || store_swap::holds_data(store_entries)))
         refuse(archive_path, !target_tables.empty()
                                  ? "database '" + config.db_name + "' is not empty (give " +
@@ -331,14 +349,15 @@ void restore_backup(const Config &config, const std::string &archive_path,
                 ::rmdir(path.c_str());
         }
     } made_store{exists(store_dir) ? "" : store_dir};
-    db_tools::make_dirs(store_dir, k_dir_mode);
+    if (store.fd < 0) {
+        db_tools::make_dirs(store_dir, k_dir_mode);
+        store.fd = store_swap::open_store(store_dir);
+    }
     db_tools::ScratchDir scratch(parent, ".cms-restore-");
-    store_swap::Swap swap(store_dir, out);
-    const std::string &staged_store = swap.incoming();
-    extract(archive_path, manifest, scratch.path(), staged_store);
-    std::string option_file = scratch.path() + "/client.cnf";
-    db_tools::write_option_file(config, option_file);
-    std::string errors = scratch.path() + "/tools.err";
+    store_swap::Swap swap(store.fd, store_dir, out);
+    const int staged_store = swap.incoming();
+    extract(archive_path, manifest, scratch, staged_store);
+    db_tools::write_option_file(config, scratch);
 
     Staging staging{admin_store, staged.db_name};
     admin_store.recreate_database(staged.db_name);
@@ -346,9 +365,9 @@ void restore_backup(const Config &config, const std::string &archive_path,
     // in a rewritten dump must not run as whoever restores. The binary log's replay too.
     db_tools::run({db_tools::Command{
                       {"mariadb", "--batch", "--sandbox", "--database=" + staged.db_name},
-                      scratch.path() + "/" + k_dump,
+                      k_dump,
                       ""}},
-                  option_file, errors);
+                  scratch, "load.err");
     std::fprintf(out, "restore: loaded the dump into '%s'\n", staged.db_name.c_str());
     if (!stop_datetime.empty()) {
         std::string source = manifest["database"].asString();
@@ -366,7 +385,7 @@ void restore_backup(const Config &config, const std::string &archive_path,
                                           "--database=" + staged.db_name},
                                          "",
                                          ""}},
-                      option_file, errors);
+                      scratch, "replay.err");
         std::fprintf(out, "restore: replayed the binary log from %s:%s up to %s\n",
                      binlog["file"].asString().c_str(), binlog["position"].asString().c_str(),
                      options.until.c_str());
@@ -382,18 +401,19 @@ void restore_backup(const Config &config, const std::string &archive_path,
         db::Connection staged_conn(staged);
         staged_tables = SchemaStore(staged_conn).tables();
         for (const dump::FileRow &row : BackupStore(staged_conn).file_rows()) {
-            if (!archive::safe_name(row.path)) {
+            if (!upload_layout(row.path)) {
                 ++missing;
                 std::fprintf(out, "restore: lin_file row %lld (%s) names '%s', which is not a "
-                                  "path below the file store\n",
+                                  "name of the upload layout: not restored\n",
                              static_cast<long long>(row.id), row.name.c_str(), row.path.c_str());
                 continue;
             }
             row_paths.push_back(row.path);
-            if (exists(staged_store + "/" + row.path))
+            struct stat st;
+            if (fstatat(staged_store, row.path.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
                 continue;
             // Written after the backup (a replayed row): still in the file store we replace?
-            if (options.replace && copy_file(store_dir, row.path, staged_store + "/" + row.path)) {
+            if (options.replace && copy_file(store.fd, row.path, staged_store)) {
                 ++late;
                 continue;
             }
@@ -419,9 +439,9 @@ void restore_backup(const Config &config, const std::string &archive_path,
     // Tokens issued before the restore, by the replaced database or by the archive's, are refused
     // after it: a revoked one must not come back with an older credential_version.
     admin_store.raise_credential_versions(staged.db_name, config.db_name, has("lin_user"));
-    store_entries = store_swap::entries(store_dir);
+    store_entries = store_swap::entries(store.fd, store_dir);
     std::vector<std::string> swapped = store_swap::replaced_names(
-        store_entries, store_swap::entries(staged_store), row_paths);
+        store_entries, store_swap::entries(staged_store, store_dir), row_paths);
     size_t others = 0;
     for (const std::string &name : store_entries)
         others += name.rfind(store_swap::k_prefix, 0) != 0 &&

@@ -3,23 +3,31 @@
 // reached through a symlink), then the top-level entries that hold lin_file files are swapped one
 // by one, each rename checked and never replacing anything. The store directory itself is never
 // moved; what is not a lin_file file (.htaccess) stays; what a failed swap cannot put back is
-// kept where it is, never deleted, and its path printed.
+// kept where it is, never deleted, and its path printed. The store belongs to the service
+// account: everything in it is reached through descriptors, and only names of the upload layout.
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace cms {
+
+namespace db_tools {
+class ScratchDir;
+}
+
 namespace store_swap {
 
 // The name prefix of the scratch directory inside the store.
 constexpr const char *k_prefix = ".cms-restore-";
 
-// The top-level names a restore swaps: every name in restored (the restored tree's entries), and
-// the first component of every path of row_paths (the lin_file paths of the replaced database and
-// of the restored one) that present (the store's entries) holds. Sorted, each once; never a
-// scratch directory's name.
+// The top-level names a restore swaps: the year directories (the first component of a name of
+// the upload layout, db/file_store.h) that restored (the restored tree's entries) holds, and
+// those of row_paths (the lin_file paths of the replaced database and of the restored one) of the
+// upload layout that present (the store's entries) holds. Sorted, each once: never another name
+// (a row's path of 'important.conf', .htaccess, a scratch directory).
 std::vector<std::string> replaced_names(const std::vector<std::string> &present,
                                         const std::vector<std::string> &restored,
                                         const std::vector<std::string> &row_paths);
@@ -29,24 +37,32 @@ std::vector<std::string> replaced_names(const std::vector<std::string> &present,
 // lost+found.
 bool holds_data(const std::vector<std::string> &present);
 
-// The names in directory path, "." and ".." aside; none when path does not exist. Throws
-// std::runtime_error when it cannot be read.
-std::vector<std::string> entries(const std::string &path);
+// The names in the directory open at dir, "." and ".." aside. Throws std::runtime_error naming
+// path when it cannot be read.
+std::vector<std::string> entries(int dir, const std::string &path);
+
+// Opens the file store directory path. A symbolic link on the way to it is followed only when
+// the link and the directory holding it belong to root or to whoever runs this, and nobody else
+// may write that directory (or it is sticky); otherwise refused: the service account could point
+// its store at a directory of root's. Throws std::runtime_error saying which link.
+int open_store(const std::string &path);
 
 // The scratch directory store/.cms-restore-XXXXXX (0700) with incoming/ (the restored tree) and
-// replaced/ (what apply moves out of the store). Steps and failures are printed to out.
+// replaced/ (what apply moves out of the store), all reached through descriptors from store.
+// Steps and failures are printed to out.
 class Swap {
   public:
-    // Makes the scratch directory. Throws std::runtime_error.
-    Swap(const std::string &store, std::FILE *out);
+    // Makes the scratch directory in the store open at store (not owned), store_path naming it
+    // in messages. Throws std::runtime_error.
+    Swap(int store, const std::string &store_path, std::FILE *out);
     // Removes the scratch directory unless it may hold something of the replaced store: after a
     // failed apply that could not put everything back, or after an apply without finish.
     ~Swap();
     Swap(const Swap &) = delete;
     Swap &operator=(const Swap &) = delete;
 
-    const std::string &path() const { return path_; }
-    const std::string &incoming() const { return incoming_; }
+    // incoming/, open.
+    int incoming() const { return incoming_; }
 
     // For each of names: store/NAME into replaced/, then incoming/NAME into store/. True when all
     // is done. On the first failure every step done is undone, newest first; each thing that
@@ -61,7 +77,10 @@ class Swap {
 
   private:
     enum class State { staging, swapped, kept, finished };
-    std::string store_, path_, incoming_, replaced_;
+    int store_;
+    std::string store_path_;
+    std::unique_ptr<db_tools::ScratchDir> dir_;
+    int incoming_ = -1, replaced_ = -1;
     std::FILE *out_;
     State state_ = State::staging;
     std::string error_;

@@ -1,7 +1,10 @@
 // File storage: the SQL of lin_file, content digests, random names below the date directories, and
-// writes that appear whole (a temporary name in the same directory, then rename).
+// writes that appear whole (a temporary name in the same directory, then rename), and the layout
+// those names make.
 #include "db/file_store.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -105,6 +108,29 @@ void unlink_quietly(const std::string &path) noexcept {
 }
 
 } // namespace
+
+bool upload_layout(const std::string &path) {
+    static const char *const extensions[] = {".png", ".jpg", ".jpeg", ".gif"};
+    auto digits = [&path](size_t at, size_t count) {
+        for (size_t i = at; i < at + count; ++i)
+            if (i >= path.size() || !std::isdigit(static_cast<unsigned char>(path[i])))
+                return false;
+        return true;
+    };
+    if (path.size() < 11 || !digits(0, 4) || path[4] != '/' || !digits(5, 2) || path[7] != '/' ||
+        !digits(8, 2) || path[10] != '/')
+        return false;
+    std::string file = path.substr(11);
+    size_t dot = file.find('.');
+    if (dot == 0 || dot == std::string::npos || file.size() > 255)
+        return false;
+    for (size_t i = 0; i < dot; ++i)
+        if (!std::isalnum(static_cast<unsigned char>(file[i])) && file[i] != '-' && file[i] != '_')
+            return false;
+    std::string extension = text::lower(file.substr(dot));
+    return std::any_of(std::begin(extensions), std::end(extensions),
+                       [&extension](const char *known) { return extension == known; });
+}
 
 StoredFile FileStore::save(const std::string &content, const std::string &extension) {
     std::string sha256 = digest::sha256_hex(content);

@@ -29,6 +29,12 @@ struct StoredFile {
     std::string path;
 };
 
+// Whether path is a name of the upload layout, as FileStore::save makes them and a Lin CMS backend
+// made them: YYYY/MM/DD/NAME.EXT, NAME of letters, digits, '-' and '_', EXT that of a type an
+// upload may have (.png, .jpg, .jpeg, .gif; any case). A restore writes nothing else into the
+// store, nor moves anything else of it: not .htaccess, not x.php.
+bool upload_layout(const std::string &path);
+
 // Saves the files of one request. A file it writes is removed again if the transaction of its
 // row rolls back (db::Connection::on_rollback), so a failed request leaves nothing on disk.
 class FileStore {

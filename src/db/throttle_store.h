@@ -1,7 +1,8 @@
-// Login throttling storage: one row of cms_login_failure per failed password check, with its
-// username and client address (each at most 100 characters; the address as the throttle counts
-// it, see throttle_address()), and the gate rows of cms_login_gate that make a check and its
-// count one step. No HTTP here, and no rule: the counts go to login_refused() (login_throttle.h).
+// Login throttling storage: one row of cms_login_failure per failed password check, with the
+// name it counts under (never the username typed: its keyed hash, or the user's account, see
+// login_throttle.h) and its client address (as the throttle counts it, see throttle_address()),
+// and the gate rows of cms_login_gate that make a check and its count one step. No HTTP here,
+// and no rule: the counts go to login_refused() (login_throttle.h).
 #pragma once
 
 #include <cstdint>

@@ -61,6 +61,16 @@ jwt_sign () {
 	printf '%s.%s.%s\n' "$h" "$p" "$s"
 }
 
+# throttle_name NAME: what a failed login of NAME, which no user has, is recorded under in
+# cms_login_failure: HMAC-SHA256 of NAME (ASCII lower case, no trailing spaces) under the key
+# derived from the app's jwt_secret with the label "cms-fcgi login failure username v1".
+throttle_name () {
+	python3 -c 'import hmac, hashlib, sys
+key = hmac.new(sys.argv[1].encode(), b"cms-fcgi login failure username v1", hashlib.sha256).digest()
+print(hmac.new(key, sys.argv[2].lower().rstrip(" ").encode(), hashlib.sha256).hexdigest())' \
+		"$(sed -n "s/^jwt_secret = //p" "$TRASH/cms.conf")" "$1"
+}
+
 # captcha N: POST /cms/user/captcha with no body from 127.0.0.N, as lin-cms-vue asks for one.
 captcha () {
 	TOKEN= &&

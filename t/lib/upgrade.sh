@@ -12,7 +12,9 @@ next_version_tree () {
 		print-version) &&
 	NEXT_VERSION=$(echo "$VERSION" | awk -F. -v OFS=. '{ $NF = $NF + 1; print }') &&
 	mkdir -p "$dir" &&
-	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+	# Without .git (make mutants' scratch copy), the files git would add there, as make dist takes.
+	(cd "$TOP" && { if [ -e .git ]; then git ls-files -z --cached --others --exclude-standard;
+		else scripts/dist --list | tr '\n' '\0'; fi; } |
 		tar --null --ignore-failed-read -T - -cf -) | tar -C "$dir" -xf - &&
 	sed -i "s/^AC_INIT(\[cms-fcgi\], \[$VERSION\])/AC_INIT([cms-fcgi], [$NEXT_VERSION])/" \
 		"$dir/configure.ac" &&

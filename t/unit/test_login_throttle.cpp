@@ -12,6 +12,7 @@ using cms::login_captcha_asked;
 using cms::login_refused;
 using cms::LoginFailures;
 using cms::throttle_address;
+using cms::username_throttle_name;
 
 namespace {
 
@@ -74,6 +75,8 @@ class LoginThrottleTest : public CppUnit::TestFixture {
     CPPUNIT_TEST(ipv4_mapped_ipv6_is_its_ipv4_address);
     CPPUNIT_TEST(what_is_not_an_address_is_kept_as_it_is);
     CPPUNIT_TEST(account_name_is_one_per_id_and_no_username);
+    CPPUNIT_TEST(a_typed_name_is_kept_as_its_keyed_hash_under_a_derived_key);
+    CPPUNIT_TEST(a_typed_name_counts_as_the_column_compared_it);
     CPPUNIT_TEST_SUITE_END();
 
     void no_failures_is_let_through() { CPPUNIT_ASSERT(!refused(0, 0, 0)); }
@@ -192,6 +195,29 @@ class LoginThrottleTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(account_throttle_name(1) != account_throttle_name(11));
         CPPUNIT_ASSERT(account_throttle_name(1).size() > 24);
         CPPUNIT_ASSERT(account_throttle_name(INT64_MAX).size() <= 100);
+    }
+
+    // Known answer: HMAC-SHA256(HMAC-SHA256(secret, "cms-fcgi login failure username v1"),
+    // "alice"), as Python's hmac computes it; not HMAC-SHA256(secret, "alice") (f9ec79a4...),
+    // which would make the JWT key the failure key.
+    void a_typed_name_is_kept_as_its_keyed_hash_under_a_derived_key() {
+        const std::string secret = "a jwt secret of thirty-two bytes!";
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("cec92a3fa1121fdd097fb9619d45e2a9ce0be9f79a57435ce199a02488db4b5c"),
+            username_throttle_name("alice", secret));
+        CPPUNIT_ASSERT(username_throttle_name("alice", secret) !=
+                       username_throttle_name("alice", "another secret of thirty-two bytes"));
+        CPPUNIT_ASSERT(username_throttle_name("alice", secret) !=
+                       username_throttle_name("alicf", secret));
+    }
+
+    // The column's utf8mb4_unicode_520_ci counted "Alice " and "alice" as one name.
+    void a_typed_name_counts_as_the_column_compared_it() {
+        const std::string secret = "a jwt secret of thirty-two bytes!";
+        CPPUNIT_ASSERT_EQUAL(username_throttle_name("alice", secret),
+                             username_throttle_name("ALICE  ", secret));
+        CPPUNIT_ASSERT(username_throttle_name("alice", secret) !=
+                       username_throttle_name(" alice", secret));
     }
 };
 
