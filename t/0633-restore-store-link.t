@@ -13,7 +13,7 @@ start_app
 start_nginx
 
 TARGET=target_$$
-SVC=$TRASH/svc
+reachable_dir SVC svc
 # restore_into STORE [OPTIONS...]: root's restore of the archive into $TARGET with file_store_dir
 # STORE; its output in restore.out.
 restore_into () {
@@ -37,8 +37,7 @@ test_expect_success 'setup: an upload, the backup, the account'"'"'s directory, 
 	http POST /cms/file "" -F file=@one.png &&
 	expect_status 200 &&
 	"$APP_BIN" -c cms.conf --backup "$TRASH/backups" >archive.path 2>backup.err &&
-	chmod 755 "$TRASH" &&
-	mkdir "$SVC" && chown nobody:nogroup "$SVC" &&
+	chown nobody:nogroup "$SVC" &&
 	mkdir rootdir && echo "secret = 1" >rootdir/important.conf &&
 	find rootdir -exec stat -c "%n %U %a" {} + | sort >rootdir.before &&
 	sha256sum rootdir/important.conf >important.sum

@@ -10,7 +10,7 @@ command -v mariadb-dump >/dev/null 2>&1 || skip_all "mariadb-dump is not install
 start_db
 start_app
 
-SVC=$TRASH/svc
+reachable_dir SVC svc
 TARGET=target_$$
 
 # race DIR PREFIX: as nobody, in the background (pid in racer.pid), until DIR/stop exists or
@@ -56,8 +56,7 @@ slow_tool () {
 test_expect_success 'setup: the account'"'"'s backup directory, and slow tools' '
 	mkdir tools && slow_tool mariadb-dump && slow_tool mariadb &&
 	sed "s|^log_file = .*|log_file = $TRASH/backup.log|" cms.conf >backup.conf &&
-	chmod 755 "$TRASH" &&
-	mkdir "$SVC" "$SVC/backups" && chown nobody:nogroup "$SVC" "$SVC/backups"
+	mkdir "$SVC/backups" && chown nobody:nogroup "$SVC" "$SVC/backups"
 '
 
 test_expect_success 'ten backups into it while the account races each scratch directory read no option file of the account'"'"'s' '
