@@ -1,7 +1,8 @@
 // Applying a declaration file to a database (doc/content.md, "Changing a declaration"): under a
-// named lock, the plan from the applied declaration, its checks, its DDL, then the new applied
-// declaration stored. An apply that stops half-way is finished by the next one: every step is
-// idempotent, and the applied declaration changes last.
+// named lock, the plan from the applied declaration, its checks, its target kept as pending, its
+// DDL, the collections' permissions, then the new applied declaration stored. An apply that stops
+// half-way is finished by the next one before it plans its own file: every step is idempotent,
+// and the applied declaration changes last.
 #pragma once
 
 #include <cstdio>
