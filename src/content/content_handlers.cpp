@@ -58,10 +58,11 @@ std::optional<int64_t> own_only(Operation op, const Collection &c, Ctx &ctx) {
     return ctx.user->id;
 }
 
-Json::Value row_json(const Collection &c, const Row &row, const Config &config) {
+// fields: answered_fields(collection), made once for a page.
+Json::Value row_json(const std::vector<const Field *> &fields, const Row &row,
+                     const Config &config) {
     Json::Value out(Json::objectValue);
     out["id"] = static_cast<Json::Int64>(row.id);
-    std::vector<const Field *> fields = content::answered_fields(c);
     for (size_t i = 0; i < fields.size(); ++i) {
         const content::Cell &cell = row.cells[i];
         if (fields[i]->type == Type::file)
@@ -254,8 +255,9 @@ Response page(Operation op, Rows rows, const Request &req, Ctx &ctx) {
     std::vector<Row> found = CollectionStore(ctx.db, c).list(query, own_only(op, c, ctx), rows,
                                                              page.page, page.count, total);
     Json::Value items(Json::arrayValue);
+    std::vector<const Field *> fields = content::answered_fields(c);
     for (const Row &row : found)
-        items.append(row_json(c, row, ctx.config));
+        items.append(row_json(fields, row, ctx.config));
     return Response::json(200, page_json(items, total, page));
 }
 
@@ -271,7 +273,8 @@ Response handle_content_trash(const Request &req, Ctx &ctx) {
 
 Response handle_content_get(const Request &req, Ctx &ctx) {
     Row row = writable_row(Operation::view, Rows::live, req, ctx);
-    return Response::json(200, row_json(*mount(ctx).collection, row, ctx.config));
+    return Response::json(
+        200, row_json(content::answered_fields(*mount(ctx).collection), row, ctx.config));
 }
 
 Response handle_content_create(const Request &req, Ctx &ctx) {
