@@ -28,10 +28,12 @@ fault_restore () {
 		>"$TRASH/restore.out" 2>&1
 }
 
+# The database, and those of its name the restore makes (_restore, _replaced): the server is
+# shared with the files prove runs beside this one, whose databases come and go.
 db_state () {
 	mariadb-dump --no-defaults --socket="$DB_SOCKET" --user="$svc_db_admin" --skip-dump-date \
 		--skip-comments --skip-extended-insert "$DB_NAME" 2>/dev/null &&
-	svc_sql "$DB_SOCKET" -N -B -e "SHOW DATABASES"
+	svc_sql "$DB_SOCKET" -N -B -e "SHOW DATABASES" | grep "^$DB_NAME"
 }
 
 # "FROM TO" of each thing the restore says it could not put back and where it is kept.
