@@ -17,10 +17,6 @@ namespace {
 constexpr const char *k_meta_select = "SELECT t.id, t.create_user_id, t.create_time, t.update_time";
 constexpr size_t k_meta_columns = 4;
 
-std::string quoted(const std::string &identifier) {
-    return "`" + identifier + "`";
-}
-
 std::string live_condition(Rows rows) {
     return rows == Rows::live ? "t.delete_time IS NULL" : "t.delete_time IS NOT NULL";
 }

@@ -826,6 +826,8 @@ bool identifier(const std::string &name) {
                         [&](const char *word) { return name == word; });
 }
 
+std::string quoted(const std::string &name) { return "`" + name + "`"; }
+
 Declaration read(const Json::Value &document, const Limits &limits, bool allow_retired,
                  std::vector<Problem> &problems) {
     return Reader(limits, allow_retired, problems).document(document);

@@ -123,4 +123,8 @@ std::string describe(const std::vector<Problem> &problems);
 // word and no name of ours (lin_*, cms_*, content_*).
 bool identifier(const std::string &name);
 
+// name in backquotes, for SQL: safe for a name that passed identifier() (a collection's table, a
+// field's column), which no checked declaration lacks.
+std::string quoted(const std::string &name);
+
 } // namespace cms::content

@@ -11,11 +11,6 @@ namespace cms::content {
 
 namespace {
 
-// Every identifier here passed content::identifier(): [a-z][a-z0-9_]*, safe inside backquotes.
-std::string quoted(const std::string &identifier) {
-    return "`" + identifier + "`";
-}
-
 std::string column_type(const Field &f) {
     switch (f.type) {
     case Type::string:
